@@ -1,0 +1,87 @@
+// Every view escapes what comes from the machines: a host named `<script>` renders as text.
+#include <gtest/gtest.h>
+
+#include "render_html.hpp"
+#include "render_matrix.hpp"
+#include "render_prometheus.hpp"
+#include "render_report.hpp"
+#include "report_builder.hpp"
+
+namespace gpuconform {
+namespace {
+
+const char* const k_raw_script = "<script>alert";
+
+class HostileViews : public ::testing::Test {
+protected:
+    test::ScratchDir dir{"views"};
+    ReportSet set;
+    Matrix m;
+    nlohmann::json doc = test::load_json(test::data_file("hostile_host.json"));
+    void SetUp() override {
+        dir.write("hostile.json", doc.dump());
+        dir.write("bad\"name<b>.json", "{");
+        ReadOptions o;
+        o.measurements = true;
+        o.detail_runs = 10;
+        set = read_reports({dir.path()}, o);
+        m = build_matrix(set, {GroupKey::Distro, GroupKey::Host});
+        ASSERT_EQ(m.run_hosts.size(), 1u);
+    }
+};
+
+TEST_F(HostileViews, TerminalCarriesNoEscapeSequencesFromData) {
+    const std::string out = render_matrix_terminal(m, false) + render_report_terminal(doc, false);
+    EXPECT_EQ(out.find('\x1b'), std::string::npos);
+    EXPECT_NE(out.find("bad\"name<b>.json"), std::string::npos);  // the rejected file is named
+}
+
+TEST_F(HostileViews, MarkdownShowsTagsAsText) {
+    const std::string out = render_matrix_markdown(m) + render_report_markdown(doc);
+    EXPECT_EQ(out.find(k_raw_script), std::string::npos);
+    EXPECT_NE(out.find("&lt;script&gt;"), std::string::npos);
+}
+
+TEST_F(HostileViews, CsvQuotesFieldsWithCommasQuotesAndNewlines) {
+    const std::string out = render_matrix_csv(m);
+    EXPECT_NE(out.find("\"<script>alert(\"\"x\"\")</script>&node,1\n"), std::string::npos) << out;
+    EXPECT_NE(out.find(",rejected,"), std::string::npos);
+}
+
+TEST_F(HostileViews, JsonRoundTripsTheHostName) {
+    const auto j = nlohmann::json::parse(matrix_to_json(m).dump());
+    EXPECT_EQ(j["columns"][0]["group"]["host"], doc["environment"]["hostname"]);
+    EXPECT_EQ(j["inputs"]["rejected"].size(), 1u);
+}
+
+TEST_F(HostileViews, PrometheusLabelsAreEscaped) {
+    const std::string out = render_report_prometheus(doc) + render_matrix_prometheus(m);
+    EXPECT_NE(out.find(R"(host="<script>alert(\"x\")</script>&node,1\n)"), std::string::npos) << out;
+    EXPECT_NE(out.find("gpuconform_check_status{check=\"async.copy.pinned_returns_early\",device=\"cuda:0\""),
+              std::string::npos);
+    EXPECT_NE(out.find("gpuconform_measurement{check=\"async.copy.bandwidth\",device=\"cuda:0\""), std::string::npos);
+    for (std::size_t pos = 0, next; (next = out.find('\n', pos)) != std::string::npos; pos = next + 1) {
+        const std::string line = out.substr(pos, next - pos);
+        EXPECT_TRUE(line.rfind("# ", 0) == 0 || line.rfind("gpuconform_", 0) == 0) << line;
+    }
+}
+
+TEST_F(HostileViews, HtmlRendersHostNamesAndMessagesAsText) {
+    const std::string out = render_html(m, set);
+    EXPECT_EQ(out.find(k_raw_script), std::string::npos);
+    EXPECT_EQ(out.find("</failure><x>"), std::string::npos);
+    EXPECT_NE(out.find("&lt;script&gt;alert"), std::string::npos);
+    EXPECT_EQ(out.find("http://"), std::string::npos);  // nothing fetched from the network
+    EXPECT_EQ(out.find("https://"), std::string::npos);
+}
+
+TEST_F(HostileViews, HtmlChartsBandwidthAndTimeline) {
+    const std::string out = render_html(m, set);
+    EXPECT_NE(out.find("class=\"chart bandwidth\""), std::string::npos);
+    EXPECT_NE(out.find("h2d_pinned_bw"), std::string::npos);
+    EXPECT_NE(out.find("class=\"chart timeline\""), std::string::npos);
+    EXPECT_NE(out.find("kernel &lt;k&gt;"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuconform

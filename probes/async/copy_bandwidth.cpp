@@ -1,0 +1,82 @@
+// async.copy.bandwidth: pinned and pageable, H2D and D2H, over a size sweep, timed with device
+// events. The pinned large-copy figure is judged against the PCIe link the host layer found.
+#include <fmt/format.h>
+
+#include "async/async_checks.hpp"
+#include "async/bandwidth.hpp"
+#include "async/copy_common.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+using namespace async;
+
+const PciGpu* link_of(const CheckContext& ctx) {
+    for (const auto& g : ctx.env.pci_gpus) {
+        if (!ctx.props.pci_bus_id.empty() && g.bdf == ctx.props.pci_bus_id) {
+            return &g;
+        }
+    }
+    return nullptr;
+}
+
+void run(CheckContext& ctx, CheckResult& r) {
+    Backend& b = *ctx.backend;
+    Stream s(b, StreamKind::NonBlocking);
+    warm_up(b, s);
+    const std::size_t large = 256u << 20;
+    const auto sizes = sweep_sizes(ctx.options.quick, {64u << 10, 1u << 20, 16u << 20, large}, {1u << 20, large});
+    double pinned_h2d = 0, pinned_d2h = 0, pageable_h2d = 0, pageable_d2h = 0;
+    for (const HostKind host : {HostKind::Pinned, HostKind::Pageable}) {
+        for (const CopyKind kind : {CopyKind::HostToDevice, CopyKind::DeviceToHost}) {
+            for (const std::size_t bytes : sizes) {
+                const auto m = measure_copy_bandwidth(b, s, kind, host, bytes, bytes >= (16u << 20) ? 5 : 20);
+                record_bandwidth(r, m);
+                if (bytes == large) {
+                    (host == HostKind::Pinned ? (kind == CopyKind::HostToDevice ? pinned_h2d : pinned_d2h)
+                                              : (kind == CopyKind::HostToDevice ? pageable_h2d : pageable_d2h)) = m.gbps.value.value_or(0);
+                }
+            }
+        }
+    }
+    // The copy engine's best: a train of large copies between one event pair.
+    const double train_h2d = measure_copy_train(b, s, CopyKind::HostToDevice, large, ctx.options.quick ? 4 : 8);
+    const double train_d2h = measure_copy_train(b, s, CopyKind::DeviceToHost, large, ctx.options.quick ? 4 : 8);
+    r.measurements.push_back({"bw_train_pinned_H2D_256MiB", train_h2d, "GB/s", 1, {}, {}});
+    r.measurements.push_back({"bw_train_pinned_D2H_256MiB", train_d2h, "GB/s", 1, {}, {}});
+    r.measurements.push_back({"fidelity_H2D_ratio", pinned_h2d / train_h2d, "ratio", 1, {}, {}});
+    r.measurements.push_back({"fidelity_D2H_ratio", pinned_d2h / train_d2h, "ratio", 1, {}, {}});
+    r.measurements.push_back({"pinned_over_pageable_H2D_ratio", pinned_h2d / pageable_h2d, "ratio", 1, {}, {}});
+    r.measurements.push_back({"pinned_over_pageable_D2H_ratio", pinned_d2h / pageable_d2h, "ratio", 1, {}, {}});
+
+    LinkJudgement in;
+    in.pinned_h2d_gbps = pinned_h2d;
+    in.pinned_d2h_gbps = pinned_d2h;
+    if (const PciGpu* link = link_of(ctx); link != nullptr && link->current_speed_gts && link->current_width) {
+        in.link_gbps = pcie_link_bytes_per_s(*link->current_speed_gts, *link->current_width).value_or(0) / 1e9;
+        in.link_label = fmt::format("PCIe Gen{} x{}", pcie_generation(*link->current_speed_gts), *link->current_width);
+    }
+    in.efficiency_min = ctx.expect_optional(r, "pcie_efficiency_min_ratio");
+    in.absolute_min_gbps = ctx.expect_optional(r, "pinned_min_gbps");
+    const auto verdict = judge_pinned_bandwidth(in);
+    r.status = verdict.status;
+    r.summary = fmt::format("pinned 256 MiB H2D {:.1f} GB/s, D2H {:.1f} GB/s; pageable H2D {:.1f}, D2H {:.1f} GB/s; {}",
+                            pinned_h2d, pinned_d2h, pageable_h2d, pageable_d2h, verdict.summary);
+    r.remediation = verdict.remediation;
+}
+
+}  // namespace
+
+CheckDef make_async_copy_bandwidth() {
+    CheckDef d;
+    d.id = "async.copy.bandwidth";
+    d.layer = "async";
+    d.description = "Pinned and pageable H2D/D2H bandwidth over a size sweep, judged against the PCIe link";
+    d.scope = Scope::Device;
+    d.timeout_s = 60;
+    d.run = run;
+    return d;
+}
+
+}  // namespace gpuconform

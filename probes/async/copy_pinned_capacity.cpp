@@ -1,0 +1,79 @@
+// async.copy.pinned_capacity: pin a configurable amount and report the rate; fails only if pinning
+// fails, and then says what limits it (REFERENCE.md: the NVIDIA driver's pinned memory is not bound
+// by RLIMIT_MEMLOCK; ROCm's accounting is; CAP_IPC_LOCK ignores the limit).
+#include <fmt/format.h>
+
+#include "async/async_checks.hpp"
+#include "async/toolkit.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+using namespace async;
+
+std::string limits_text(const CheckContext& ctx) {
+    const auto& e = ctx.env;
+    const std::string soft = e.memlock_soft ? fmt::format("{} KiB", *e.memlock_soft / 1024) : "unlimited";
+    return fmt::format("RLIMIT_MEMLOCK soft {}{}; {}", soft, e.cap_ipc_lock ? " (ignored: CAP_IPC_LOCK)" : "",
+                       ctx.backend->vendor() == "nvidia"
+                           ? "the NVIDIA driver does not count pinned memory against it, so look at free host memory "
+                             "and the driver's own limits"
+                           : "ROCm counts pinned memory against it: raise the limit (limits.conf / systemd LimitMEMLOCK)");
+}
+
+void run(CheckContext& ctx, CheckResult& r) {
+    Backend& b = *ctx.backend;
+    const std::uint64_t bytes = ctx.options.quick ? std::min<std::uint64_t>(ctx.options.pinned_capacity_bytes, 256u << 20)
+                                                  : ctx.options.pinned_capacity_bytes;
+    r.expectation["pinned_bytes"] = bytes;
+    void* p = nullptr;
+    const auto t0 = Clock::now();
+    const ApiResult result = b.host_alloc_pinned(bytes, &p);
+    const double alloc_ms = ms_since(t0);
+    if (!result.ok()) {
+        r.status = Status::Fail;
+        r.summary = fmt::format("pinning {} MiB failed: {} ({})", bytes >> 20, result.name, result.message);
+        r.remediation = limits_text(ctx);
+        return;
+    }
+    auto* words = static_cast<std::uint32_t*>(p);
+    const std::uint32_t seed = fresh_seed();
+    for (std::size_t i = 0; i < bytes / 4; i += 1024) {  // one word a page proves the pages are backed
+        words[i] = pattern_word(seed, i);
+    }
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < bytes / 4; i += 1024) {
+        wrong += words[i] != pattern_word(seed, i) ? 1 : 0;
+    }
+    const auto t1 = Clock::now();
+    GC_CHECK(b.host_free_pinned(p));
+    const double free_ms = ms_since(t1);
+    r.measurements.push_back({"pinned_bytes", static_cast<double>(bytes), "bytes", 1, {}, {}});
+    r.measurements.push_back({"alloc_ms", alloc_ms, "ms", 1, {}, {}});
+    r.measurements.push_back({"alloc_rate_gbps", bytes / (alloc_ms * 1e6), "GB/s", 1, {}, {}});
+    r.measurements.push_back({"free_ms", free_ms, "ms", 1, {}, {}});
+    if (wrong != 0) {
+        r.status = Status::Fail;
+        r.summary = fmt::format("pinned memory did not hold what was written ({} pages)", wrong);
+        return;
+    }
+    r.status = Status::Info;
+    r.summary = fmt::format("pinned {} MiB in {:.1f} ms ({:.1f} GB/s), freed in {:.1f} ms; {}", bytes >> 20, alloc_ms,
+                            bytes / (alloc_ms * 1e6), free_ms, limits_text(ctx));
+}
+
+}  // namespace
+
+CheckDef make_async_copy_pinned_capacity() {
+    CheckDef d;
+    d.id = "async.copy.pinned_capacity";
+    d.layer = "async";
+    d.description = "Pin 1 GiB of host memory (configurable) and report the rate; fail only if pinning fails";
+    d.scope = Scope::Device;
+    d.timeout_s = 30;
+    d.run = run;
+    return d;
+}
+
+}  // namespace gpuconform

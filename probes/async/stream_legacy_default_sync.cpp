@@ -1,0 +1,51 @@
+// The legacy default stream waits for work on blocking streams (CUDA stream-sync-behavior; HIP's
+// null stream likewise): a tiny kernel on it, behind a long spin on a blocking stream, must wait.
+#include <fmt/format.h>
+
+#include "async/async_checks.hpp"
+#include "async/timing_pair.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+void run(CheckContext& ctx, CheckResult& r) {
+    async::Stream blocking(*ctx.backend, StreamKind::Blocking);
+    const auto t = async::run_ordering_trials(ctx, r, blocking, k_legacy_stream, /*expect_wait=*/true);
+    r.status = t.status;
+    switch (t.status) {
+    case Status::Pass:
+        r.summary = fmt::format("the legacy default stream waited for a {:.0f} ms kernel on a blocking stream "
+                                "({:.1f} ms, {} of {} trials), as documented",
+                                t.long_ms, t.tiny_median_ms, t.waited, t.trials);
+        break;
+    case Status::Fail:
+        r.summary = fmt::format("legacy default stream did not synchronize with a blocking stream: a tiny kernel "
+                                "finished while a {:.0f} ms kernel still ran ({} of {} trials)",
+                                t.long_ms, t.independent, t.trials);
+        r.remediation = "code relying on stream 0 to order work with other streams will race here: check that "
+                        "nothing builds with --default-stream per-thread, and report the driver/runtime versions";
+        break;
+    default:
+        r.summary = fmt::format("could not judge: the tiny kernel took {:.1f} ms behind a {:.0f} ms kernel, yet the "
+                                "long kernel's stream was not in the expected state (see facts.trials)",
+                                t.tiny_median_ms, t.long_ms);
+        r.remediation = "rerun on an otherwise idle device; raise long_ms in a --profile file if the host is slow";
+        break;
+    }
+}
+
+}  // namespace
+
+CheckDef make_async_stream_legacy_default_sync() {
+    CheckDef d;
+    d.id = "async.stream.legacy_default_sync";
+    d.layer = "async";
+    d.description = "a kernel on the legacy default stream waits for a long kernel on a blocking stream";
+    d.scope = Scope::Device;
+    d.timeout_s = 15;
+    d.run = run;
+    return d;
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,92 @@
+// How many streams really run kernels at once: one spin of S ms per stream, n streams together;
+// concurrency(n) = n x S / wall(n). Nothing is required of it (info); on ROCm the hardware queues
+// (GPU_MAX_HW_QUEUES) are where streams start to share queues and gain false dependencies.
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "async/async_checks.hpp"
+#include "async/timing_pair.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+// Host wall time from the first launch until every stream has finished its spin.
+double wall_ms(Backend& b, const std::vector<std::unique_ptr<async::Stream>>& streams, int n, std::uint64_t spin_ns) {
+    GC_CHECK(b.device_synchronize());
+    const auto t0 = async::Clock::now();
+    for (int i = 0; i < n; ++i) {
+        GC_CHECK(b.launch_spin(*streams[static_cast<std::size_t>(i)], spin_ns));
+    }
+    for (int i = 0; i < n; ++i) {
+        GC_CHECK(b.stream_synchronize(*streams[static_cast<std::size_t>(i)]));
+    }
+    return async::ms_since(t0);
+}
+
+std::string amd_note(const CheckContext& ctx) {
+    if (ctx.backend->vendor() != "amd") {
+        return "";
+    }
+    const auto it = ctx.env.gpu_env.find("GPU_MAX_HW_QUEUES");
+    return fmt::format("; ROCm maps streams onto hardware queues (GPU_MAX_HW_QUEUES={}): beyond them streams share "
+                       "queues and wait for each other",
+                       it == ctx.env.gpu_env.end() ? "unset, default 4" : it->second);
+}
+
+void run(CheckContext& ctx, CheckResult& r) {
+    Backend& b = *ctx.backend;
+    const double spin_ms = ctx.expect(r, "spin_ms");
+    const double min_ratio = ctx.expect(r, "scaling_min_ratio");
+    const std::vector<int> counts = ctx.options.quick ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 4, 16, 32};
+    const int reps = ctx.options.quick ? 2 : 3;
+    std::vector<std::unique_ptr<async::Stream>> streams;
+    for (int i = 0; i < counts.back(); ++i) {
+        streams.push_back(std::make_unique<async::Stream>(b, StreamKind::NonBlocking));
+    }
+    async::warm_up(b, *streams.front());
+    const auto spin_ns = static_cast<std::uint64_t>(spin_ms * 1e6);
+    std::vector<std::pair<int, double>> concurrency;
+    nlohmann::json table = nlohmann::json::array();
+    for (int n : counts) {
+        std::vector<double> walls;
+        for (int i = 0; i < reps; ++i) {
+            walls.push_back(wall_ms(b, streams, n, spin_ns));
+        }
+        Measurement m = summarize(fmt::format("wall_{}_streams", n), "ms", walls);
+        const double c = n * spin_ms / m.value.value_or(n * spin_ms);
+        concurrency.emplace_back(n, c);
+        r.measurements.push_back(m);
+        r.measurements.push_back(async::single(fmt::format("concurrency_{}_streams", n), c, "kernels"));
+        table.push_back({{"streams", n}, {"wall_ms", *m.value}, {"concurrency", c}});
+    }
+    const int limit = async::scaling_limit(concurrency, min_ratio);
+    r.facts["by_streams"] = table;
+    r.facts["scaling_limit_streams"] = limit;
+    r.status = Status::Info;
+    const double top = concurrency.back().second;
+    if (limit == counts.back()) {
+        r.summary = fmt::format("{} streams ran {:.1f} {:.0f} ms kernels at once: no limit up to {} streams{}",
+                                counts.back(), top, spin_ms, counts.back(), amd_note(ctx));
+    } else {
+        r.summary = fmt::format("kernel concurrency stops scaling after {} stream(s): {} streams ran only {:.1f} "
+                                "kernels at once; spread work over at most {} streams{}",
+                                limit, counts.back(), top, std::max(limit, 1), amd_note(ctx));
+    }
+}
+
+}  // namespace
+
+CheckDef make_async_stream_many_streams() {
+    CheckDef d;
+    d.id = "async.stream.many_streams";
+    d.layer = "async";
+    d.description = "How many streams run kernels concurrently (1, 4, 16, 32 streams)";
+    d.scope = Scope::Device;
+    d.timeout_s = 20;
+    d.run = run;
+    return d;
+}
+
+}  // namespace gpuconform

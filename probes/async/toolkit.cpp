@@ -1,0 +1,207 @@
+#include "async/toolkit.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#include <fmt/format.h>
+
+namespace gpuconform::async {
+
+double ms_since(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+Stream::Stream(Backend& b, StreamKind kind) : m_backend(b) { GC_CHECK(b.stream_create(kind, &m_handle)); }
+Stream::~Stream() {
+    if (m_handle != 0) {
+        m_backend.stream_destroy(m_handle);
+    }
+}
+
+Event::Event(Backend& b, bool timing) : m_backend(b) { GC_CHECK(b.event_create(timing, &m_handle)); }
+Event::~Event() {
+    if (m_handle != 0) {
+        m_backend.event_destroy(m_handle);
+    }
+}
+
+std::string to_string(HostKind k) {
+    switch (k) {
+    case HostKind::Pinned:
+        return "pinned";
+    case HostKind::Pageable:
+        return "pageable";
+    case HostKind::Registered:
+        return "registered";
+    }
+    return "?";
+}
+
+HostBuffer::HostBuffer(Backend& b, std::size_t bytes, HostKind kind) : m_backend(b), m_bytes(bytes), m_kind(kind) {
+    if (kind == HostKind::Pinned) {
+        void* p = nullptr;
+        GC_CHECK(b.host_alloc_pinned(bytes, &p));
+        m_words = static_cast<std::uint32_t*>(p);
+        return;
+    }
+    m_words = static_cast<std::uint32_t*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096));
+    if (m_words == nullptr) {
+        throw std::runtime_error(fmt::format("cannot allocate {} bytes of host memory", bytes));
+    }
+    std::memset(m_words, 0, bytes);  // touch every page: first-touch cost stays out of timings
+    if (kind == HostKind::Registered) {
+        const ApiResult r = b.host_register(m_words, bytes);
+        if (!r.ok()) {
+            std::free(m_words);
+            m_words = nullptr;
+            throw ApiError(r, "host_register", __FILE__, __LINE__);
+        }
+    }
+}
+
+HostBuffer::~HostBuffer() {
+    if (m_words == nullptr) {
+        return;
+    }
+    if (m_kind == HostKind::Pinned) {
+        m_backend.host_free_pinned(m_words);
+        return;
+    }
+    if (m_kind == HostKind::Registered) {
+        m_backend.host_unregister(m_words);
+    }
+    std::free(m_words);
+}
+
+void HostBuffer::fill(std::uint32_t seed) {
+    for (std::size_t i = 0; i < words(); ++i) {
+        m_words[i] = pattern_word(seed, i);
+    }
+}
+
+std::size_t HostBuffer::mismatches(std::uint32_t seed) const {
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < words(); ++i) {
+        bad += m_words[i] != pattern_word(seed, i) ? 1 : 0;
+    }
+    return bad;
+}
+
+DeviceBuffer::DeviceBuffer(Backend& b, std::size_t bytes) : m_backend(b), m_bytes(bytes) {
+    void* p = nullptr;
+    GC_CHECK(b.device_alloc(bytes, &p));
+    m_words = static_cast<std::uint32_t*>(p);
+}
+
+DeviceBuffer::~DeviceBuffer() {
+    if (m_words != nullptr) {
+        m_backend.device_free(m_words);
+    }
+}
+
+std::uint64_t device_mismatches(Backend& b, StreamHandle stream, const DeviceBuffer& buf, std::uint32_t seed) {
+    DeviceBuffer counter(b, sizeof(unsigned long long));
+    HostBuffer result(b, sizeof(unsigned long long) * 2, HostKind::Pinned);
+    auto* host_count = reinterpret_cast<unsigned long long*>(result.data());
+    *host_count = 0;
+    GC_CHECK(b.memcpy_async(counter.data(), host_count, sizeof(unsigned long long), CopyKind::HostToDevice, stream));
+    GC_CHECK(b.launch_verify(stream, buf.data(), buf.words(), seed,
+                             reinterpret_cast<unsigned long long*>(counter.data())));
+    GC_CHECK(b.stream_synchronize(stream));
+    *host_count = ~0ull;  // a read-back that did not happen shows as a huge count, never as 0
+    GC_CHECK(b.memcpy_async(host_count, counter.data(), sizeof(unsigned long long), CopyKind::DeviceToHost, stream));
+    GC_CHECK(b.stream_synchronize(stream));
+    return *host_count;
+}
+
+std::uint32_t fresh_seed() {
+    static std::mt19937 rng{std::random_device{}()};
+    return rng() | 1u;
+}
+
+void warm_up(Backend& b, StreamHandle stream) {
+    DeviceBuffer dev(b, 1 << 16);
+    HostBuffer pinned(b, 1 << 16, HostKind::Pinned);
+    pinned.fill(1);
+    GC_CHECK(b.launch_spin(stream, 1000));
+    GC_CHECK(b.launch_fill(stream, dev.data(), dev.words(), 1));
+    GC_CHECK(b.memcpy_async(pinned.data(), dev.data(), dev.bytes(), CopyKind::DeviceToHost, stream));
+    GC_CHECK(b.memcpy_async(dev.data(), pinned.data(), dev.bytes(), CopyKind::HostToDevice, stream));
+    DeviceBuffer sink(b, 4096);
+    GC_CHECK(b.launch_compute(stream, 16, reinterpret_cast<float*>(sink.data())));
+    GC_CHECK(b.stream_synchronize(stream));
+    if (device_mismatches(b, stream, dev, 1) != 0) {
+        throw std::runtime_error("warm-up copy round trip returned wrong data");
+    }
+}
+
+double event_time_ms(Backend& b, StreamHandle stream, const std::function<void()>& enqueue) {
+    Event start(b);
+    Event stop(b);
+    GC_CHECK(b.event_record(start, stream));
+    enqueue();
+    GC_CHECK(b.event_record(stop, stream));
+    GC_CHECK(b.event_synchronize(stop));
+    float ms = 0;
+    GC_CHECK(b.event_elapsed_ms(start, stop, &ms));
+    return ms;
+}
+
+GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, const std::function<ApiResult()>& call) {
+    GatedCall g;
+    g.gate_ms = static_cast<double>(gate_ns) / 1e6;
+    GC_CHECK(b.launch_spin(stream, gate_ns));
+    const auto t0 = Clock::now();
+    g.call_result = call();
+    g.call_ms = ms_since(t0);
+    bool done = false;
+    GC_CHECK(b.stream_query(stream, &done));
+    g.queue_busy = !done;
+    GC_CHECK(b.stream_synchronize(stream));
+    return g;
+}
+
+std::string to_string(CallClass c) {
+    switch (c) {
+    case CallClass::ReturnedEarly:
+        return "returned early";
+    case CallClass::WaitedThenAsync:
+        return "waited for the queue, then returned before its copy finished";
+    case CallClass::Synchronous:
+        return "fully synchronous";
+    case CallClass::Undecided:
+        return "undecided (the gate did not hold)";
+    }
+    return "?";
+}
+
+CallClass classify(const GatedCall& g) {
+    const bool waited = g.call_ms >= 0.5 * g.gate_ms;
+    if (!waited && g.queue_busy) {
+        return CallClass::ReturnedEarly;
+    }
+    if (waited && g.queue_busy) {
+        return CallClass::WaitedThenAsync;
+    }
+    if (waited) {
+        return CallClass::Synchronous;
+    }
+    return CallClass::Undecided;  // quick return yet an idle queue: the spin ended too soon to tell
+}
+
+std::uint64_t gate_ns(const CheckContext& ctx, CheckResult& r) {
+    return static_cast<std::uint64_t>(ctx.expect(r, "gate_ms") * 1e6);
+}
+
+std::string size_label(std::size_t bytes) {
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) {
+        return fmt::format("{}MiB", bytes >> 20);
+    }
+    if (bytes >= 1024 && bytes % 1024 == 0) {
+        return fmt::format("{}KiB", bytes >> 10);
+    }
+    return fmt::format("{}B", bytes);
+}
+
+}  // namespace gpuconform::async

@@ -1,0 +1,120 @@
+// What every async check needs, written once: RAII handles over the backend interface, fresh
+// patterns, verification after the timed region, device-event timing and the gate technique.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/check.hpp"
+
+namespace gpuconform::async {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point start);
+
+class Stream {
+public:
+    Stream(Backend& b, StreamKind kind);
+    ~Stream();
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    StreamHandle handle() const { return m_handle; }
+    operator StreamHandle() const { return m_handle; }
+
+private:
+    Backend& m_backend;
+    StreamHandle m_handle = 0;
+};
+
+class Event {
+public:
+    explicit Event(Backend& b, bool timing = true);
+    ~Event();
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    operator EventHandle() const { return m_handle; }
+
+private:
+    Backend& m_backend;
+    EventHandle m_handle = 0;
+};
+
+enum class HostKind { Pinned, Pageable, Registered };
+std::string to_string(HostKind k);
+
+// A host buffer of 32-bit words: pinned (HostAlloc), pageable (plain heap) or registered.
+class HostBuffer {
+public:
+    HostBuffer(Backend& b, std::size_t bytes, HostKind kind);
+    ~HostBuffer();
+    HostBuffer(const HostBuffer&) = delete;
+    HostBuffer& operator=(const HostBuffer&) = delete;
+    std::uint32_t* data() const { return m_words; }
+    std::size_t bytes() const { return m_bytes; }
+    std::size_t words() const { return m_bytes / 4; }
+    void fill(std::uint32_t seed);
+    std::size_t mismatches(std::uint32_t seed) const;  // words != pattern(seed)
+
+private:
+    Backend& m_backend;
+    std::size_t m_bytes;
+    HostKind m_kind;
+    std::uint32_t* m_words = nullptr;
+};
+
+class DeviceBuffer {
+public:
+    DeviceBuffer(Backend& b, std::size_t bytes);
+    ~DeviceBuffer();
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    std::uint32_t* data() const { return m_words; }
+    std::size_t bytes() const { return m_bytes; }
+    std::size_t words() const { return m_bytes / 4; }
+
+private:
+    Backend& m_backend;
+    std::size_t m_bytes;
+    std::uint32_t* m_words = nullptr;
+};
+
+// Counts device words != pattern(seed) with the verify kernel; synchronizes `stream`.
+std::uint64_t device_mismatches(Backend& b, StreamHandle stream, const DeviceBuffer& buf, std::uint32_t seed);
+
+// A fresh seed per call, so no run can pass on data left by an earlier one.
+std::uint32_t fresh_seed();
+
+// Launches every kernel and makes one copy of each kind, so lazy module loading and first-touch
+// costs stay out of timed regions.
+void warm_up(Backend& b, StreamHandle stream);
+
+// Device-event time of work queued by `enqueue` on `stream`, in ms.
+double event_time_ms(Backend& b, StreamHandle stream, const std::function<void()>& enqueue);
+
+// The gate technique: queue a spin of gate_ns on `stream`, make the call, query the stream.
+struct GatedCall {
+    ApiResult call_result;
+    double call_ms = 0;        // how long the call took to return (host clock)
+    bool queue_busy = false;   // the stream still had work right after the call returned
+    double gate_ms = 0;
+};
+GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, const std::function<ApiResult()>& call);
+
+// How a gated call behaved, in the classes REFERENCE.md uses.
+enum class CallClass {
+    ReturnedEarly,       // came back while the queued spin was still running
+    WaitedThenAsync,     // waited for the queue, returned before its own work finished
+    Synchronous,         // returned after everything, its own work included
+    Undecided,           // the gate did not hold; no evidence either way
+};
+std::string to_string(CallClass c);
+CallClass classify(const GatedCall& g);
+
+// Expectation helpers with the profile: gate length and a size list, --quick aware.
+std::uint64_t gate_ns(const CheckContext& ctx, CheckResult& r);
+std::string size_label(std::size_t bytes);  // "64KiB", "16MiB", "256MiB"
+
+}  // namespace gpuconform::async

@@ -1,0 +1,132 @@
+// The simulated device: gpuconform::Backend on the CPU, behaving like a conforming CUDA device
+// unless a fault knob (sim_options.hpp) says otherwise.
+//   streams     worker threads running queued tasks in order (sim_scheduler.hpp); handle 0/0x1
+//               is the current device's legacy stream, 0x2 the calling thread's own stream
+//   engines     kernels run concurrently; copies hold a copy engine (one H2D, one D2H) while
+//               they run; device-to-device copies take the kernel path
+//   kernels     spin sleeps `ns`; compute takes 1 ns per iteration; fill/verify do the work;
+//               a kernel touching memory that is neither device nor pinned faults (sticky
+//               simErrorIllegalAddress), as it would on a device
+// Fault knobs, each changing one behaviour on the devices it is set for:
+//   pinned_copy_blocks      pinned copies return after earlier work and the copy finished
+//   launch_blocks           kernel launches return after the kernel finished
+//   pageable_d2h_early      pageable D2H returns at once; the data arrives later
+//   default_stream_no_sync  the legacy stream orders with nothing
+//   events_ignored          event_record stamps the host time of the call; stream_wait_event is a no-op
+//   one_copy_engine         both copy directions share one engine; async_engine_count is 1
+//   no_overlap              one engine for everything: copies and kernels serialize across streams
+//   slow_link               host <-> device bandwidth divided by 8
+//   hang                    kernels never finish (until the backend is destroyed)
+//   crash                   the first kernel launch raises SIGSEGV
+//   sticky_error            from the first kernel launch on (that launch included), every call
+//                           returns simErrorLaunchFailure
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "backend/sim/sim_memory.hpp"
+#include "backend/sim/sim_options.hpp"
+#include "backend/sim/sim_scheduler.hpp"
+
+namespace gpuconform::sim {
+
+constexpr std::uint64_t k_sim_device_memory = std::uint64_t{16} << 30;
+
+struct SimDevice {
+    FaultSet faults;
+    std::mutex h2d_engine;
+    std::mutex d2h_engine;
+    std::mutex only_engine;  // the one engine of a no_overlap device
+    StreamPtr legacy;
+    std::uint64_t used_bytes = 0;
+};
+
+struct SimEvent {
+    bool timing = true;
+    TaskPtr recorded;  // null until first recorded
+};
+
+class SimBackend final : public Backend {
+public:
+    explicit SimBackend(SimOptions options);
+    ~SimBackend() override = default;
+
+    std::string name() const override { return "sim"; }
+    std::string vendor() const override { return "sim"; }
+
+    VersionInfo versions() override;
+    ApiResult device_count(int* count) override;
+    ApiResult device_props(int device, DeviceProps* props) override;
+    ApiResult set_device(int device) override;
+    ApiResult device_synchronize() override;
+    ApiResult last_error() override;
+
+    ApiResult stream_create(StreamKind kind, StreamHandle* stream) override;
+    ApiResult stream_destroy(StreamHandle stream) override;
+    ApiResult stream_query(StreamHandle stream, bool* done) override;
+    ApiResult stream_synchronize(StreamHandle stream) override;
+    ApiResult stream_wait_event(StreamHandle stream, EventHandle event) override;
+
+    ApiResult event_create(bool timing, EventHandle* event) override;
+    ApiResult event_destroy(EventHandle event) override;
+    ApiResult event_record(EventHandle event, StreamHandle stream) override;
+    ApiResult event_synchronize(EventHandle event) override;
+    ApiResult event_elapsed_ms(EventHandle start, EventHandle end, float* ms) override;
+
+    ApiResult host_alloc_pinned(std::size_t bytes, void** ptr) override;
+    ApiResult host_free_pinned(void* ptr) override;
+    ApiResult host_register(void* ptr, std::size_t bytes) override;
+    ApiResult host_unregister(void* ptr) override;
+    ApiResult device_alloc(std::size_t bytes, void** ptr) override;
+    ApiResult device_free(void* ptr) override;
+    ApiResult memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind,
+                           StreamHandle stream) override;
+
+    ApiResult launch_spin(StreamHandle stream, std::uint64_t ns) override;
+    ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count,
+                          std::uint32_t seed) override;
+    ApiResult launch_verify(StreamHandle stream, const std::uint32_t* words, std::size_t count,
+                            std::uint32_t seed, unsigned long long* device_mismatches) override;
+    ApiResult launch_compute(StreamHandle stream, std::uint64_t iterations, float* sink) override;
+    ApiResult launch_invalid(StreamHandle stream) override;
+    ApiResult launch_fault(StreamHandle stream) override;
+
+private:
+    ApiResult fail(ApiResult error);      // records the error as the calling thread's last error
+    ApiResult reported(ApiResult result);  // fail(result) unless it is ok
+    ApiResult failed_sticky();             // the sticky error, or ok
+    int current_device();
+    SimDevice& device_of(const SimStream& stream);
+    StreamPtr resolve_stream(StreamHandle handle);  // null for an unknown handle
+    std::optional<SimEvent> event_snapshot(EventHandle handle);
+    TaskPtr enqueue(SimStream& stream, std::function<void()> work, std::vector<TaskPtr> deps = {});
+    ApiResult wait_and_report(const TaskPtr& task);
+    ApiResult synchronize_all();
+    ApiResult free_range(RangeKind kind, void* ptr);
+    ApiResult launch(StreamHandle stream, std::function<void()> work);
+    std::function<void()> checked_kernel(std::vector<std::pair<const void*, std::size_t>> args,
+                                         std::function<void()> body);
+
+    SimOptions m_options;
+    MemoryRegistry m_memory;
+    std::vector<std::unique_ptr<SimDevice>> m_devices;
+
+    std::mutex m_state_mutex;  // handles and per-thread state below
+    std::map<StreamHandle, StreamPtr> m_streams;
+    std::map<EventHandle, SimEvent> m_events;
+    std::map<std::thread::id, int> m_current_device;
+    std::map<std::thread::id, ApiResult> m_last_error;
+    std::map<std::pair<std::thread::id, int>, StreamPtr> m_per_thread;
+    std::uintptr_t m_next_handle = 0x1000;
+
+    Scheduler m_scheduler;  // last: destroyed (and its workers joined) first
+};
+
+}  // namespace gpuconform::sim

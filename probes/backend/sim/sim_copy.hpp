@@ -1,0 +1,50 @@
+// How a simulated memcpy_async behaves, as pure functions of what it copies.
+// Conforming behaviour mirrors what CUDA was seen to do (REFERENCE.md, "CUDA copies"):
+// pinned and device-to-device copies return at once; pageable host-to-device copies up to the
+// staging size are staged and return at once, larger ones wait; pageable device-to-host copies
+// return only once the data is in the host buffer.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+
+#include "backend/backend.hpp"
+#include "backend/sim/sim_options.hpp"
+
+namespace gpuconform::sim {
+
+enum class CopyMode {
+    Async,   // queued; the call returns at once
+    Staged,  // the host data is copied aside at call time; the call returns at once
+    Sync,    // queued, and the call returns once it (and all earlier work) has finished
+};
+
+constexpr std::size_t k_staging_bytes = std::size_t{1} << 20;
+
+inline CopyMode copy_mode(CopyKind kind, bool host_pinned, std::size_t bytes, const FaultSet& faults) {
+    if (kind == CopyKind::DeviceToDevice) {
+        return CopyMode::Async;
+    }
+    if (host_pinned) {
+        return faults.has(Fault::PinnedCopyBlocks) ? CopyMode::Sync : CopyMode::Async;
+    }
+    if (kind == CopyKind::DeviceToHost) {
+        return faults.has(Fault::PageableD2hEarly) ? CopyMode::Async : CopyMode::Sync;
+    }
+    return bytes <= k_staging_bytes ? CopyMode::Staged : CopyMode::Sync;
+}
+
+// Host <-> device link time; device-to-device copies take only their memcpy (no link).
+inline std::chrono::nanoseconds copy_duration(CopyKind kind, bool host_pinned, std::size_t bytes,
+                                              const SimOptions& options, const FaultSet& faults) {
+    if (kind == CopyKind::DeviceToDevice) {
+        return std::chrono::nanoseconds{0};
+    }
+    double gbps = host_pinned ? options.pinned_gbps : options.pageable_gbps;
+    if (faults.has(Fault::SlowLink)) {
+        gbps /= 8.0;
+    }
+    return std::chrono::nanoseconds{static_cast<long long>(static_cast<double>(bytes) / gbps)};
+}
+
+}  // namespace gpuconform::sim

@@ -1,0 +1,229 @@
+// Streams as worker threads. Each stream runs its queued tasks in order; a task first waits for
+// its dependencies (other streams' tasks: events, the legacy stream's implicit ordering), then
+// runs. One mutex and one condition variable guard all of it: simple beats fast in a simulator.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backend/backend.hpp"
+
+namespace gpuconform::sim {
+
+using Clock = std::chrono::steady_clock;
+
+struct Task {
+    std::function<void()> work;  // empty for markers (event records, waits)
+    std::vector<std::shared_ptr<Task>> deps;
+    bool done = false;
+    Clock::time_point finished;  // when the stream reached past this task
+};
+using TaskPtr = std::shared_ptr<Task>;
+
+struct SimStream {
+    int device = 0;
+    bool legacy = false;
+    bool blocking = true;  // synchronizes with the legacy stream
+    std::deque<TaskPtr> queue;  // the front task stays queued while it runs
+    TaskPtr last;
+    bool retired = false;
+    bool exited = false;
+    std::thread worker;
+};
+using StreamPtr = std::shared_ptr<SimStream>;
+
+class Scheduler {
+public:
+    // A full queue makes the enqueuing call block, as a full launch queue does on a real device.
+    static constexpr std::size_t k_max_queued = 1024;
+
+    Scheduler() = default;
+    Scheduler(const Scheduler&) = delete;
+    Scheduler& operator=(const Scheduler&) = delete;
+
+    ~Scheduler() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stopping = true;
+        }
+        m_cv.notify_all();
+        for (auto& s : m_streams) {
+            s->worker.join();
+        }
+    }
+
+    StreamPtr create_stream(int device, bool legacy, bool blocking) {
+        auto s = std::make_shared<SimStream>();
+        s->device = device;
+        s->legacy = legacy;
+        s->blocking = blocking;
+        std::lock_guard lock(m_mutex);
+        prune_exited();
+        s->worker = std::thread([this, raw = s.get()] { run_worker(*raw); });
+        m_streams.push_back(s);
+        return s;
+    }
+
+    // The stream's worker finishes what is queued, then exits.
+    void retire(const StreamPtr& s) {
+        std::lock_guard lock(m_mutex);
+        s->retired = true;
+        m_cv.notify_all();
+    }
+
+    // Queues a task. With legacy_sync, adds the legacy-stream ordering of CUDA: legacy work
+    // waits for earlier work on blocking streams of the device, blocking streams wait for it.
+    TaskPtr enqueue(SimStream& s, std::function<void()> work, std::vector<TaskPtr> deps, bool legacy_sync) {
+        auto t = std::make_shared<Task>();
+        t->work = std::move(work);
+        t->deps = std::move(deps);
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return m_stopping || s.queue.size() < k_max_queued; });
+        if (legacy_sync) {
+            add_legacy_deps(s, *t);
+        }
+        s.queue.push_back(t);
+        s.last = t;
+        m_cv.notify_all();
+        return t;
+    }
+
+    void wait_task(const TaskPtr& t) {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return m_stopping || t->done; });
+    }
+
+    bool task_done(const TaskPtr& t) const {
+        std::lock_guard lock(m_mutex);
+        return t->done;
+    }
+
+    Clock::time_point task_finished(const TaskPtr& t) const {
+        std::lock_guard lock(m_mutex);
+        return t->finished;
+    }
+
+    bool stream_idle(const SimStream& s) const {
+        std::lock_guard lock(m_mutex);
+        return s.queue.empty();
+    }
+
+    void wait_stream(const SimStream& s) {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return m_stopping || s.queue.empty(); });
+    }
+
+    void wait_device(int device) {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return m_stopping || device_idle(device); });
+    }
+
+    // Sticky errors: once set, queued work is skipped and every call reports it.
+    void set_sticky(const ApiResult& error) {
+        std::lock_guard lock(m_mutex);
+        if (m_sticky.ok()) {
+            m_sticky = error;
+        }
+        m_cv.notify_all();
+    }
+
+    ApiResult sticky() const {
+        std::lock_guard lock(m_mutex);
+        return m_sticky;
+    }
+
+    // Sleeps in a worker; wakes early only when the backend is being destroyed.
+    void sleep_until(Clock::time_point deadline) {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait_until(lock, deadline, [&] { return m_stopping; });
+    }
+
+    // A kernel that never finishes (the `hang` fault) until the backend is destroyed.
+    void hang() {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return m_stopping; });
+    }
+
+private:
+    void run_worker(SimStream& s) {
+        std::unique_lock lock(m_mutex);
+        for (;;) {
+            m_cv.wait(lock, [&] { return m_stopping || s.retired || !s.queue.empty(); });
+            if (m_stopping || s.queue.empty()) {
+                break;  // stopping, or retired with nothing left
+            }
+            const TaskPtr t = s.queue.front();
+            m_cv.wait(lock, [&] { return m_stopping || deps_done(*t); });
+            if (m_stopping) {
+                break;
+            }
+            const bool skip = !m_sticky.ok();
+            lock.unlock();
+            if (!skip && t->work) {
+                t->work();
+            }
+            const auto finished = Clock::now();
+            lock.lock();
+            t->done = true;
+            t->finished = finished;
+            t->deps.clear();  // chains of dependencies would otherwise keep every task alive
+            s.queue.pop_front();
+            m_cv.notify_all();
+        }
+        s.exited = true;
+    }
+
+    static bool deps_done(const Task& t) {
+        for (const auto& d : t.deps) {
+            if (!d->done) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void add_legacy_deps(const SimStream& s, Task& t) const {
+        for (const auto& other : m_streams) {
+            if (other.get() == &s || other->device != s.device || !other->last || other->last->done) {
+                continue;
+            }
+            if ((s.legacy && other->blocking) || (s.blocking && other->legacy)) {
+                t.deps.push_back(other->last);
+            }
+        }
+    }
+
+    bool device_idle(int device) const {
+        for (const auto& s : m_streams) {
+            if (s->device == device && !s->queue.empty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // Joins workers of destroyed streams that have drained, so threads do not pile up.
+    void prune_exited() {
+        std::erase_if(m_streams, [](StreamPtr& s) {
+            if (s->retired && s->exited) {
+                s->worker.join();
+                return true;
+            }
+            return false;
+        });
+    }
+
+    mutable std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_stopping = false;
+    ApiResult m_sticky;
+    std::vector<StreamPtr> m_streams;
+};
+
+}  // namespace gpuconform::sim

@@ -1,0 +1,14 @@
+// One table per layer; each returns that layer's checks in run order.
+#pragma once
+
+#include <vector>
+
+#include "core/check.hpp"
+
+namespace gpuconform {
+
+std::vector<CheckDef> host_checks();     // host/host_checks.cpp
+std::vector<CheckDef> runtime_checks();  // runtime/runtime_checks.cpp
+std::vector<CheckDef> async_checks();    // async/async_checks.cpp
+
+}  // namespace gpuconform

@@ -1,0 +1,161 @@
+// gpuconform: the command line. Each subcommand parses its options here and hands a plain
+// request to the library; nothing here measures or judges.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "core/check.hpp"
+#include "rollup_cli.hpp"
+#include "runner/runner.hpp"
+#include "runner/selftest.hpp"
+
+namespace {
+
+using gpuconform::RunRequest;
+
+std::vector<std::string> split_commas(const std::vector<std::string>& values) {
+    std::vector<std::string> out;
+    for (const auto& v : values) {
+        std::stringstream ss(v);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            if (!item.empty()) {
+                out.push_back(item);
+            }
+        }
+    }
+    return out;
+}
+
+// Returns an error message for a request that cannot run, or "".
+std::string validate(const RunRequest& req) {
+    for (const auto& l : req.layers) {
+        const auto& known = gpuconform::known_layers();
+        if (std::find(known.begin(), known.end(), l) == known.end()) {
+            return fmt::format("unknown layer '{}' (layers: host, runtime, async, framework)", l);
+        }
+    }
+    for (const auto& glob : req.only) {
+        bool hit = glob.rfind("framework.", 0) == 0;  // framework ids live in the pytest layer
+        for (const auto& c : gpuconform::all_checks()) {
+            hit = hit || gpuconform::matches_any(c.id, {glob});
+        }
+        if (!hit) {
+            return fmt::format("--only '{}' matches no check (see `gpuconform list`)", glob);
+        }
+    }
+    for (const auto& b : req.backends) {
+        if (b != "cuda" && b != "hip" && b != "sim") {
+            return fmt::format("unknown backend '{}' (cuda, hip, sim)", b);
+        }
+    }
+    const bool sim = std::find(req.backends.begin(), req.backends.end(), "sim") != req.backends.end();
+    if (!req.faults.empty() && !sim) {
+        return "--fault needs --backend sim (faults are injected into the simulated backend only)";
+    }
+    for (const auto& f : req.faults) {
+        if (!gpuconform::is_sim_fault(f)) {
+            return fmt::format("unknown fault '{}' (see `gpuconform selftest --list-faults`)", f);
+        }
+    }
+    return "";
+}
+
+void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& layers, std::vector<std::string>& only,
+                     std::vector<std::string>& backends, std::vector<std::string>& faults) {
+    auto* run = app.add_subcommand("run", "Run the checks and write a JSON report");
+    run->add_option("--layer", layers, "Layers to run, comma-separated: host, runtime, async, framework (default all)");
+    run->add_option("--only", only, "Only checks whose id matches this glob (repeatable, comma-separated)");
+    run->add_option("--device", req.devices, "Only this device index (repeatable)")->delimiter(',');
+    run->add_option("--json", req.json_path, "Report path (default gpuconform-<host>-<UTC>.json here; - for stdout)");
+    run->add_option("--junit", req.junit_path, "Also write JUnit XML here");
+    run->add_option("--profile", req.profile_files, "Expectations file layered over the built-in profile (repeatable)")
+        ->check(CLI::ExistingFile);
+    run->add_option("--backend", backends, "Backends to use: cuda, hip, sim (default cuda,hip)");
+    run->add_option("--fault", faults, "Inject a fault into the simulated backend (with --backend sim)");
+    run->add_option("--sim-devices", req.sim_devices, "Number of simulated devices")->check(CLI::Range(1, 64));
+    run->add_option("--python", req.python, "Python for the framework layer (default $GPUCONFORM_PYTHON, else python3)");
+    run->add_flag("--strict", req.strict, "Treat warn as failure in the exit status");
+    run->add_flag("--quiet", req.quiet, "Print only what needs attention and the summary");
+    run->add_flag("--quick", req.quick, "Fewer sizes and repetitions (for every-node nightly runs)");
+}
+
+int list_checks(const std::string& layer, bool as_json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : gpuconform::all_checks()) {
+        if (!layer.empty() && c.layer != layer) {
+            continue;
+        }
+        if (as_json) {
+            out.push_back({{"id", c.id}, {"layer", c.layer}, {"description", c.description}});
+        } else {
+            fmt::print("{:<44} {}\n", c.id, c.description);
+        }
+    }
+    if (as_json) {
+        fmt::print("{}\n", out.dump(2));
+    } else if (layer.empty() || layer == "framework") {
+        fmt::print("{:<44} {}\n", "framework.torch.*", "PyTorch checks, run by pytest from python_tests/ (layer framework)");
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"gpuconform: conformance checks for GPU software installs (CUDA, ROCm/HIP)"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", GPUCONFORM_VERSION);
+
+    RunRequest req;
+    std::vector<std::string> layers, only, backends, faults;
+    add_run_command(app, req, layers, only, backends, faults);
+
+    auto* list = app.add_subcommand("list", "List the checks: id and one-line description");
+    std::string list_layer;
+    bool list_json = false;
+    list->add_option("--layer", list_layer, "Only this layer");
+    list->add_flag("--json", list_json, "As JSON");
+
+    app.add_subcommand("version", "Print the version");
+
+    gpuconform::SelftestRequest selftest;
+    auto* self = app.add_subcommand("selftest", "Prove, on the simulated backend, that every device check catches its fault");
+    self->add_flag("--list-faults", selftest.list_faults, "List the fault knobs and the checks each must trip");
+    self->add_option("--only-fault", selftest.faults, "Only these faults (repeatable)");
+
+    int rollup_exit = 0;
+    gpuconform::add_rollup_commands(app, rollup_exit);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    }
+
+    if (app.got_subcommand("run")) {
+        req.layers = split_commas(layers);
+        req.only = split_commas(only);
+        req.backends = split_commas(backends);
+        req.faults = split_commas(faults);
+        req.command_line.assign(argv, argv + argc);
+        if (const auto error = validate(req); !error.empty()) {
+            fmt::print(stderr, "gpuconform run: {}\n", error);
+            return 2;
+        }
+        return gpuconform::run_suite(req);
+    }
+    if (app.got_subcommand("list")) {
+        return list_checks(list_layer, list_json);
+    }
+    if (app.got_subcommand("version")) {
+        fmt::print("gpuconform {}\n", GPUCONFORM_VERSION);
+        return 0;
+    }
+    if (app.got_subcommand("selftest")) {
+        return gpuconform::run_selftest(selftest);
+    }
+    return rollup_exit;
+}

@@ -1,0 +1,41 @@
+#include "core/check.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuconform {
+
+namespace {
+std::string describe(const ApiResult& r, const char* expr, const char* file, int line) {
+    return fmt::format("{} ({}) from {} at {}:{}", r.name.empty() ? fmt::format("error {}", r.code) : r.name,
+                       r.message, expr, file, line);
+}
+
+std::string vendor_of(const CheckContext& ctx) {
+    if (ctx.backend != nullptr) {
+        return ctx.backend->vendor();
+    }
+    return ctx.backend_info != nullptr ? ctx.backend_info->vendor : "";
+}
+}  // namespace
+
+ApiError::ApiError(const ApiResult& r, const char* expr, const char* file, int line)
+    : std::runtime_error(describe(r, expr, file, line)), result(r) {}
+
+std::optional<double> CheckContext::expect_optional(CheckResult& result, const std::string& key) const {
+    const auto v = profile.lookup(result.id, key, vendor_of(*this), props.arch);
+    if (v) {
+        result.expectation[key] = *v;
+    }
+    return v;
+}
+
+double CheckContext::expect(CheckResult& result, const std::string& key) const {
+    const auto v = expect_optional(result, key);
+    if (!v) {
+        throw std::runtime_error(fmt::format("no expectation '{}' for {} in the profile ({} / {})", key, result.id,
+                                             vendor_of(*this), props.arch));
+    }
+    return *v;
+}
+
+}  // namespace gpuconform

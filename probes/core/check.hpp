@@ -1,0 +1,82 @@
+// A check: a stable id, a layer, where it runs, and one function that measures then judges.
+// Adding a check is one file defining a `CheckDef make_...()` and one line in checks/all_checks.cpp.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "core/backend_info.hpp"
+#include "core/environment.hpp"
+#include "core/profile.hpp"
+#include "core/result.hpp"
+
+namespace gpuconform {
+
+enum class Scope {
+    Host,     // runs in the parent process; no GPU runtime
+    Backend,  // once per backend module, judged in the parent from what its worker reported
+    Device,   // once per visible device of each backend, in a worker child process
+};
+
+struct RunOptions {
+    bool quick = false;                      // fewer sizes and repetitions
+    std::uint64_t pinned_capacity_bytes = 1ull << 30;
+    double timeout_override_s = 0;           // > 0: every device check gets this limit (selftest)
+};
+
+struct CheckContext {
+    const Environment& env;
+    const Profile& profile;
+    const RunOptions& options;
+    Backend* backend = nullptr;  // the live backend, for Scope::Device (in the worker)
+    const BackendInfo* backend_info = nullptr;  // for Scope::Backend and Scope::Device
+    int device = -1;             // valid for Scope::Device
+    DeviceProps props;           // valid for Scope::Device
+
+    // Expectation value for this check, resolved for this device's vendor and arch;
+    // records what was used into result.expectation.
+    double expect(CheckResult& result, const std::string& key) const;
+    std::optional<double> expect_optional(CheckResult& result, const std::string& key) const;
+};
+
+struct CheckDef {
+    std::string id;           // layer.area.name
+    std::string layer;        // host, runtime, async, framework
+    std::string description;  // one line, for `gpuconform list`
+    Scope scope = Scope::Host;
+    std::string backend;      // Scope::Backend: the one backend this check judges
+    bool isolated = false;    // runs in a fresh worker that is discarded afterwards (sticky errors)
+    double timeout_s = 10.0;  // per device
+    bool quick = true;        // part of --quick
+    std::function<void(CheckContext&, CheckResult&)> run;
+};
+
+// A vendor call that failed: the runner turns it into an `error` result with the message.
+class ApiError : public std::runtime_error {
+public:
+    ApiError(const ApiResult& r, const char* expr, const char* file, int line);
+    ApiResult result;
+};
+
+// Evaluates a backend call; throws ApiError carrying the error name, the expression and file:line.
+#define GC_CHECK(expr)                                                   \
+    do {                                                                 \
+        const ::gpuconform::ApiResult gc_result_ = (expr);               \
+        if (!gc_result_.ok()) {                                          \
+            throw ::gpuconform::ApiError(gc_result_, #expr, __FILE__, __LINE__); \
+        }                                                                \
+    } while (0)
+
+// Thrown by a check that cannot decide; the runner records `skip` with the reason.
+class SkipCheck : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+const std::vector<CheckDef>& all_checks();
+const CheckDef* find_check(const std::string& id);
+
+}  // namespace gpuconform

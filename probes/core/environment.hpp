@@ -1,0 +1,69 @@
+// The environment fingerprint every report carries, read from /proc, /sys, /etc and the
+// process itself. Collected once per run by the parent (no GPU runtime involved).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpuconform {
+
+struct Distro {
+    std::string id;           // "debian", "ubuntu", "rhel"
+    std::string version_id;   // "12", "24.04", "9.4"
+    std::string pretty_name;  // "Debian GNU/Linux 12 (bookworm)"
+};
+
+// One GPU seen on the PCI bus (display/3D class, vendor 0x10de or 0x1002).
+struct PciGpu {
+    std::string bdf;     // "0000:3b:00.0"
+    std::string vendor;  // "nvidia" or "amd"
+    std::uint32_t vendor_id = 0;
+    std::uint32_t device_id = 0;
+    std::uint32_t class_code = 0;
+    std::optional<double> current_speed_gts;  // GT/s per lane
+    std::optional<double> max_speed_gts;
+    std::optional<int> current_width;
+    std::optional<int> max_width;
+    std::optional<int> numa_node;  // absent when sysfs says -1
+};
+
+struct Environment {
+    std::string hostname;
+    Distro distro;
+    std::string kernel;
+    std::string glibc;
+    std::string cpu_model;
+    int logical_cpus = 0;
+    int numa_nodes = 0;
+    std::uint64_t memory_bytes = 0;
+    std::string container;  // "", "docker", "podman", "kubernetes", "lxc", ...
+    std::string cgroup;     // the process's cgroup path (v2) or controllers line
+    // RLIMIT_MEMLOCK; empty optional means unlimited.
+    std::optional<std::uint64_t> memlock_soft;
+    std::optional<std::uint64_t> memlock_hard;
+    bool cap_ipc_lock = false;
+    std::uint32_t uid = 0;
+    std::string user;
+    std::vector<std::string> groups;
+    std::map<std::string, std::string> gpu_env;        // the variables of REFERENCE.md that are set
+    std::map<std::string, std::string> kernel_drivers; // "nvidia" -> "580.159.04", "amdgpu" -> ...
+    std::vector<PciGpu> pci_gpus;
+};
+
+// Reads everything below `root` ("/" on a real host; a folder of samples in tests).
+Environment collect_environment(const std::string& root = "/");
+
+void to_json(nlohmann::json& j, const Environment& e);
+void to_json(nlohmann::json& j, const PciGpu& g);
+
+// Theoretical per-direction bytes/s of a PCIe link: GT/s × lanes × encoding efficiency / 8.
+std::optional<double> pcie_link_bytes_per_s(double speed_gts, int width);
+// PCIe generation from the per-lane rate (2.5→1, 5→2, 8→3, 16→4, 32→5, 64→6).
+int pcie_generation(double speed_gts);
+
+}  // namespace gpuconform

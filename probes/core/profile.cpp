@@ -1,0 +1,148 @@
+#include "core/profile.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+namespace gpuconform {
+
+extern const char* const k_builtin_profile_yaml;  // generated from probes/profiles/default.yaml
+
+namespace {
+
+std::string where(const std::string& source, const YAML::Node& node) {
+    const auto mark = node.Mark();
+    return mark.line >= 0 ? fmt::format("{}:{}", source, mark.line + 1) : source;
+}
+
+void parse_table(const YAML::Node& node, const std::string& source, const std::string& path,
+                 const std::set<std::string>& known, std::map<std::string, std::map<std::string, double>>& out) {
+    if (node.IsNull()) {
+        return;
+    }
+    if (!node.IsMap()) {
+        throw ProfileError(fmt::format("{}: {}: expected a mapping of check ids", where(source, node), path));
+    }
+    for (const auto& check : node) {
+        const auto id = check.first.as<std::string>();
+        if (!known.empty() && known.count(id) == 0) {
+            throw ProfileError(fmt::format("{}: {}.{}: unknown check id (see `gpuconform list`)",
+                                           where(source, check.first), path, id));
+        }
+        if (!check.second.IsMap()) {
+            throw ProfileError(fmt::format("{}: {}.{}: expected a mapping of expectation keys",
+                                           where(source, check.second), path, id));
+        }
+        for (const auto& kv : check.second) {
+            const auto key = kv.first.as<std::string>();
+            const auto field = fmt::format("{}.{}.{}", path, id, key);
+            double value = 0;
+            try {
+                if (!kv.second.IsScalar()) {
+                    throw YAML::BadConversion(kv.second.Mark());
+                }
+                value = kv.second.as<double>();
+            } catch (const YAML::BadConversion&) {
+                throw ProfileError(fmt::format("{}: {}: expected a plain number (the unit is in the key's name)",
+                                               where(source, kv.second), field));
+            }
+            if (value < 0) {
+                throw ProfileError(fmt::format("{}: {}: negative value {} (thresholds are ≥ 0)",
+                                               where(source, kv.second), field, value));
+            }
+            out[id][key] = value;
+        }
+    }
+}
+
+}  // namespace
+
+Profile Profile::parse(const std::string& text, const std::string& source, const std::set<std::string>& known) {
+    YAML::Node root;
+    try {
+        root = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        throw ProfileError(fmt::format("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg));
+    }
+    Profile p;
+    p.m_sources.push_back(source);
+    Layer& layer = p.m_layers.emplace_back();
+    layer.source = source;
+    if (root.IsNull()) {
+        return p;
+    }
+    if (!root.IsMap()) {
+        throw ProfileError(fmt::format("{}: expected a mapping at the top level", where(source, root)));
+    }
+    for (const auto& section : root) {
+        const auto name = section.first.as<std::string>();
+        if (name == "schema_version") {
+            if (section.second.as<std::string>() != "1") {
+                throw ProfileError(fmt::format("{}: schema_version: unsupported version '{}' (this build reads 1)",
+                                               where(source, section.second), section.second.as<std::string>()));
+            }
+        } else if (name == "defaults") {
+            parse_table(section.second, source, name, known, layer.defaults);
+        } else if (name == "vendors" || name == "archs") {
+            auto& target = name == "vendors" ? layer.vendors : layer.archs;
+            if (!section.second.IsMap()) {
+                throw ProfileError(fmt::format("{}: {}: expected a mapping", where(source, section.second), name));
+            }
+            for (const auto& group : section.second) {
+                const auto key = group.first.as<std::string>();
+                parse_table(group.second, source, name + "." + key, known, target[key]);
+            }
+        } else {
+            throw ProfileError(fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs)",
+                                           where(source, section.first), name));
+        }
+    }
+    return p;
+}
+
+Profile Profile::load_file(const std::string& path, const std::set<std::string>& known) {
+    std::ifstream in(path);
+    if (!in) {
+        throw ProfileError(fmt::format("{}: cannot read profile", path));
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return parse(buffer.str(), path, known);
+}
+
+Profile Profile::builtin(const std::set<std::string>& known) {
+    return parse(k_builtin_profile_yaml, "built-in profile", known);
+}
+
+void Profile::merge(const Profile& over) {
+    m_layers.insert(m_layers.end(), over.m_layers.begin(), over.m_layers.end());
+    m_sources.insert(m_sources.end(), over.m_sources.begin(), over.m_sources.end());
+}
+
+std::optional<double> Profile::lookup(const std::string& check, const std::string& key, const std::string& vendor,
+                                      const std::string& arch) const {
+    std::optional<double> found;
+    auto look = [&](const Table& t) {
+        const auto c = t.find(check);
+        if (c != t.end()) {
+            const auto k = c->second.find(key);
+            if (k != c->second.end()) {
+                found = k->second;
+            }
+        }
+    };
+    for (const auto& layer : m_layers) {
+        look(layer.defaults);
+        if (const auto v = layer.vendors.find(vendor); v != layer.vendors.end()) {
+            look(v->second);
+        }
+        if (const auto a = layer.archs.find(arch); a != layer.archs.end()) {
+            look(a->second);
+        }
+    }
+    return found;
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,56 @@
+// Expectations as data: a profile per vendor and GPU architecture, overridable by a file the
+// user passes (--profile). Keys carry their unit in their name (`_ratio`, `_ms`, `_gbps`).
+//
+//   schema_version: 1
+//   defaults:   { <check id>: { <key>: <number> } }
+//   vendors:    { nvidia|amd|sim: { <check id>: { <key>: <number> } } }
+//   archs:      { sm_90|gfx90a|...: { <check id>: { <key>: <number> } } }
+//
+// Resolution, later wins: defaults, vendor, arch; then the same three from each user file.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpuconform {
+
+class ProfileError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class Profile {
+public:
+    // Parses YAML text; `source` names it in errors ("file:line: field: problem").
+    // Every check id must be in `known_checks` (when non-empty); every value a number ≥ 0.
+    static Profile parse(const std::string& text, const std::string& source,
+                         const std::set<std::string>& known_checks);
+    static Profile load_file(const std::string& path, const std::set<std::string>& known_checks);
+    // The built-in profile compiled into the executable (probes/profiles/default.yaml).
+    static Profile builtin(const std::set<std::string>& known_checks);
+
+    // Layers `over` on top of this profile.
+    void merge(const Profile& over);
+
+    std::optional<double> lookup(const std::string& check, const std::string& key,
+                                 const std::string& vendor, const std::string& arch) const;
+
+    const std::vector<std::string>& sources() const { return m_sources; }
+
+private:
+    using Table = std::map<std::string, std::map<std::string, double>>;  // check -> key -> value
+    struct Layer {
+        std::string source;
+        Table defaults;
+        std::map<std::string, Table> vendors;
+        std::map<std::string, Table> archs;
+    };
+    std::vector<Layer> m_layers;  // later layers win
+    std::vector<std::string> m_sources;
+};
+
+}  // namespace gpuconform

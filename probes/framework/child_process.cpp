@@ -1,0 +1,121 @@
+#include "framework/child_process.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+#include <cstring>
+#include <thread>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace gpuconform {
+
+namespace {
+
+constexpr auto k_poll_interval = std::chrono::milliseconds(10);
+
+// Built in the parent, so the child between fork and exec only calls async-signal-safe
+// functions; the exec error goes back through a pipe whose write end closes on success.
+std::vector<std::string> child_environment(const std::map<std::string, std::string>& overrides) {
+    std::vector<std::string> out;
+    for (char** e = environ; *e != nullptr; ++e) {
+        const std::string entry(*e);
+        if (!overrides.contains(entry.substr(0, entry.find('=')))) {
+            out.push_back(entry);
+        }
+    }
+    for (const auto& [key, value] : overrides) {
+        out.push_back(key + "=" + value);
+    }
+    return out;
+}
+
+std::vector<char*> c_strings(const std::vector<std::string>& strings) {
+    std::vector<char*> out;
+    for (const auto& s : strings) {
+        out.push_back(const_cast<char*>(s.c_str()));
+    }
+    out.push_back(nullptr);
+    return out;
+}
+
+[[noreturn]] void exec_child(char* const* argv, char* const* envp, int log_fd, int error_fd) {
+    setpgid(0, 0);
+    dup2(log_fd, STDOUT_FILENO);
+    dup2(log_fd, STDERR_FILENO);
+    const int null_fd = open("/dev/null", O_RDONLY);
+    if (null_fd >= 0) {
+        dup2(null_fd, STDIN_FILENO);
+    }
+    execvpe(argv[0], argv, envp);
+    const int err = errno;
+    ssize_t ignored = write(error_fd, &err, sizeof(err));
+    (void)ignored;
+    _exit(127);
+}
+
+}  // namespace
+
+ChildOutcome run_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                       const std::string& log_path, double timeout_s) {
+    ChildOutcome out;
+    const auto start = std::chrono::steady_clock::now();
+    const int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int error_pipe[2];
+    if (log_fd < 0 || argv.empty() || pipe2(error_pipe, O_CLOEXEC) != 0) {
+        out.exec_error = log_fd < 0 ? "cannot write " + log_path + ": " + std::strerror(errno) : "cannot start a child";
+        if (log_fd >= 0) {
+            close(log_fd);
+        }
+        return out;
+    }
+    const std::vector<std::string> env_strings = child_environment(env);
+    const std::vector<char*> c_argv = c_strings(argv);
+    const std::vector<char*> c_envp = c_strings(env_strings);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        exec_child(c_argv.data(), c_envp.data(), log_fd, error_pipe[1]);
+    }
+    close(log_fd);
+    close(error_pipe[1]);
+    if (pid < 0) {
+        out.exec_error = std::string("fork failed: ") + std::strerror(errno);
+        close(error_pipe[0]);
+        return out;
+    }
+    setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
+    int exec_errno = 0;
+    const bool exec_failed = read(error_pipe[0], &exec_errno, sizeof(exec_errno)) == sizeof(exec_errno);
+    close(error_pipe[0]);
+    out.started = !exec_failed;
+    if (exec_failed) {
+        out.exec_error = std::strerror(exec_errno);
+    }
+    const auto deadline = start + std::chrono::duration<double>(timeout_s);
+    int status = 0;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+            out.timed_out = true;
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            break;
+        }
+        std::this_thread::sleep_for(k_poll_interval);
+    }
+    if (WIFEXITED(status)) {
+        out.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        out.signal = WTERMSIG(status);
+    }
+    out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+}  // namespace gpuconform

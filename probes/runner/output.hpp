@@ -1,0 +1,25 @@
+// Where the JSON report goes. The folder is checked before any check runs, and the file is
+// written atomically (temporary file, then rename), so a full disk never leaves half a report.
+#pragma once
+
+#include <string>
+
+namespace gpuconform {
+
+struct ReportOutput {
+    std::string path;        // final path ("" when to_stdout)
+    bool to_stdout = false;  // --json -
+    std::string error;       // set by prepare() when the folder is unusable
+
+    // json_path: "" → gpuconform-<host>-<UTC>.json in the current folder; "-" → stdout.
+    static ReportOutput prepare(const std::string& json_path, const std::string& host);
+    // Writes the text; on failure returns false and sets *message to what went wrong and where.
+    bool write(const std::string& text, std::string* message) const;
+    // A private temporary folder for intermediate files (created on first use).
+    std::string work_dir() const;
+};
+
+// Keeps a host name safe as part of a file name.
+std::string file_safe(const std::string& text);
+
+}  // namespace gpuconform

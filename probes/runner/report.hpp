@@ -1,0 +1,43 @@
+// Assembles the JSON report (reports/schema/report-v1.schema.json) from one run's parts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/backend_info.hpp"
+#include "core/environment.hpp"
+#include "core/result.hpp"
+
+namespace gpuconform {
+
+constexpr const char* k_report_schema_version = "1.0";
+
+struct RunRecord {
+    std::string run_id;
+    std::string started;   // ISO 8601 UTC
+    std::string finished;
+    double duration_s = 0;
+    std::vector<std::string> command_line;
+    std::vector<std::string> layers;
+    std::vector<std::string> profile_sources;
+    bool interrupted = false;
+    int exit_status = 0;
+    Environment env;
+    nlohmann::json torch;  // null when the framework layer did not run
+    std::vector<BackendInfo> backends;
+    std::vector<CheckResult> results;
+};
+
+nlohmann::json build_report(const RunRecord& run);
+
+// Exit status of `gpuconform run`: 0 nothing failed, 1 a check failed or errored (or warned,
+// with strict), 130 interrupted.
+int exit_status_for(const std::vector<CheckResult>& results, bool strict, bool interrupted);
+
+std::string utc_now_iso();
+std::string utc_now_compact();  // 20261129T151500Z, for file names
+std::string new_run_id();
+
+}  // namespace gpuconform

@@ -1,0 +1,211 @@
+#include "runner/runner.hpp"
+
+#include <fnmatch.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/check.hpp"
+#include "framework/framework_layer.hpp"
+#include "junit.hpp"
+#include "runner/device_phase.hpp"
+#include "runner/module_loader.hpp"
+#include "runner/output.hpp"
+#include "runner/report.hpp"
+#include "runner/terminal.hpp"
+#include "runner/worker.hpp"
+#include "runner/worker_child.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+void on_signal(int) { g_interrupted = true; }
+
+void install_signal_handlers() {
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+bool layer_selected(const RunRequest& req, const std::string& layer) {
+    return req.layers.empty() || std::find(req.layers.begin(), req.layers.end(), layer) != req.layers.end();
+}
+
+std::vector<const CheckDef*> select_checks(const RunRequest& req) {
+    std::vector<const CheckDef*> out;
+    for (const auto& c : all_checks()) {
+        if (layer_selected(req, c.layer) && matches_any(c.id, req.only) && (!req.quick || c.quick)) {
+            out.push_back(&c);
+        }
+    }
+    return out;
+}
+
+CheckResult run_host_check(const CheckDef& def, const Environment& env, const Profile& profile,
+                           const RunOptions& options, const BackendInfo* info) {
+    CheckContext ctx{env, profile, options};
+    ctx.backend_info = info;
+    CheckResult r = run_check_in_process(def, ctx);
+    if (info != nullptr) {
+        r.backend = info->name;
+    }
+    return r;
+}
+
+std::string sim_options(const RunRequest& req) {
+    std::string faults;
+    for (const auto& f : req.faults) {
+        faults += (faults.empty() ? "" : ",") + f;
+    }
+    return fmt::format("devices={}{}", req.sim_devices, faults.empty() ? "" : ";fault=" + faults);
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_layers() {
+    static const std::vector<std::string> layers{"host", "runtime", "async", "framework"};
+    return layers;
+}
+
+bool matches_any(const std::string& id, const std::vector<std::string>& globs) {
+    if (globs.empty()) {
+        return true;
+    }
+    for (const auto& g : globs) {
+        if (fnmatch(g.c_str(), id.c_str(), 0) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int run_suite(const RunRequest& req) {
+    install_signal_handlers();
+    const auto t0 = std::chrono::steady_clock::now();
+    RunRecord run;
+    run.run_id = new_run_id();
+    run.started = utc_now_iso();
+    run.command_line = req.command_line;
+
+    std::set<std::string> known;
+    for (const auto& c : all_checks()) {
+        known.insert(c.id);
+    }
+    Profile profile = Profile::builtin(known);
+    for (const auto& file : req.profile_files) {
+        try {
+            profile.merge(Profile::load_file(file, known));
+        } catch (const ProfileError& e) {
+            fmt::print(stderr, "gpuconform: bad profile: {}\nno checks were run.\n", e.what());
+            return 2;
+        }
+    }
+    run.profile_sources = profile.sources();
+    for (const auto& l : known_layers()) {
+        if (layer_selected(req, l)) {
+            run.layers.push_back(l);
+        }
+    }
+
+    run.env = collect_environment("/");
+    ReportOutput output = ReportOutput::prepare(req.json_path, run.env.hostname);
+    if (!output.error.empty()) {
+        fmt::print(stderr, "gpuconform: {}\n", output.error);
+        return 2;
+    }
+    std::FILE* term = output.to_stdout ? stderr : stdout;
+    TerminalView view(term, req.quiet);
+    view.header(fmt::format("gpuconform {} on {} ({}, kernel {})", GPUCONFORM_VERSION, run.env.hostname,
+                            run.env.distro.pretty_name, run.env.kernel));
+
+    RunOptions options;
+    options.quick = req.quick;
+    const auto checks = select_checks(req);
+    auto record = [&](CheckResult r) {
+        view.result(r);
+        run.results.push_back(std::move(r));
+    };
+
+    for (const auto* def : checks) {
+        if (def->scope == Scope::Host && !g_interrupted) {
+            record(run_host_check(*def, run.env, profile, options, nullptr));
+        }
+    }
+
+    DevicePhase phase(run.env, profile, options, req, record);
+    const bool needs_backends = std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) {
+        return c->scope != Scope::Host;
+    });
+    if (needs_backends && !g_interrupted) {
+        std::vector<std::string> names = req.backends.empty() ? std::vector<std::string>{"cuda", "hip"} : req.backends;
+        for (const auto& name : names) {
+            phase.add_backend(name, name == "sim" ? sim_options(req) : "");
+        }
+        for (const auto* def : checks) {
+            if (def->scope == Scope::Backend) {
+                for (const auto& info : phase.backends()) {
+                    if (info.name != def->backend) {
+                        continue;
+                    }
+                    record(run_host_check(*def, run.env, profile, options, &info));
+                }
+            }
+        }
+        if (int bad = phase.validate_devices(); bad >= 0) {
+            fmt::print(stderr, "gpuconform: --device {} is out of range: {}\n", bad, phase.describe_devices());
+            return 2;
+        }
+        phase.run_device_checks(checks);
+        run.backends = phase.backends();
+    }
+
+    if (layer_selected(req, "framework") && !g_interrupted) {
+        FrameworkOptions fw;
+        fw.python = find_python(req.python);
+        fw.tests_dir = find_python_tests_dir();
+        fw.only_glob = req.only.empty() ? "" : req.only.front();
+        fw.quick = req.quick;
+        fw.work_dir = output.work_dir();
+        auto outcome = run_framework_layer(fw, run.results);
+        run.torch = outcome.torch;
+        for (auto& r : outcome.results) {
+            if (matches_any(r.id, req.only)) {
+                record(std::move(r));
+            }
+        }
+    }
+
+    run.interrupted = g_interrupted;
+    run.finished = utc_now_iso();
+    run.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    run.exit_status = exit_status_for(run.results, req.strict, run.interrupted);
+    const auto report = build_report(run);
+    std::string written;
+    if (!output.write(report.dump(2) + "\n", &written)) {
+        fmt::print(stderr, "gpuconform: {}\n", written);
+        return 2;
+    }
+    if (!req.junit_path.empty()) {
+        std::ofstream junit(req.junit_path);
+        junit << render_junit(report);
+        if (!junit) {
+            fmt::print(stderr, "gpuconform: cannot write JUnit XML to {}\n", req.junit_path);
+            return 2;
+        }
+    }
+    view.summary(run.results, run.duration_s, output.to_stdout ? "" : written);
+    if (run.interrupted) {
+        fmt::print(stderr, "gpuconform: interrupted; the partial report is marked so\n");
+    }
+    return run.exit_status;
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,35 @@
+// `gpuconform run`: selects checks, runs host checks here and device checks in workers,
+// merges the framework layer, writes the report and returns the exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpuconform {
+
+struct RunRequest {
+    std::vector<std::string> layers;       // empty: all
+    std::vector<std::string> only;         // id globs; empty: all
+    std::vector<int> devices;              // empty: all visible
+    std::string json_path;                 // "" default name in the current folder, "-" stdout
+    std::string junit_path;
+    std::vector<std::string> profile_files;
+    std::vector<std::string> backends;     // empty: cuda and hip
+    std::vector<std::string> faults;       // sim fault knobs
+    int sim_devices = 1;
+    std::string python;                    // for the framework layer
+    bool strict = false;
+    bool quiet = false;
+    bool quick = false;
+    std::vector<std::string> command_line;
+};
+
+const std::vector<std::string>& known_layers();
+
+// Returns the process exit status (DESIGN.md): 0, 1, 2 for bad usage/input, 130 interrupted.
+int run_suite(const RunRequest& request);
+
+// True when `id` matches any of the shell-style globs (or there are none).
+bool matches_any(const std::string& id, const std::vector<std::string>& globs);
+
+}  // namespace gpuconform

@@ -1,0 +1,140 @@
+#include "runner/selftest.hpp"
+
+#include <fmt/format.h>
+
+#include "core/check.hpp"
+#include "runner/device_phase.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+const std::vector<std::string> k_fatal_probe{"async.launch.returns_early", "async.copy.pinned_returns_early",
+                                             "async.event.timing_accuracy"};
+
+}  // namespace
+
+const std::vector<FaultScenario>& fault_scenarios() {
+    // Which checks each fault must trip, and why. Consequences that follow from the fault itself
+    // (a blocking launch serializes everything queued behind it) are listed, not tolerated silently.
+    static const std::vector<FaultScenario> scenarios{
+        {"", {}, {}, "a conforming device trips nothing"},
+        {"pinned_copy_blocks",
+         {"async.copy.pinned_returns_early", "async.copy.registered_returns_early", "async.copy.bidirectional",
+          "async.overlap.copy_compute"},
+         {},
+         "pinned copies that block the host: early-return checks fail, and copies issued one after the other cannot overlap"},
+        {"launch_blocks", {}, {}, "launches that block (CUDA_LAUNCH_BLOCKING-like)"},
+        {"pageable_d2h_early", {}, {}, "documented-may: pageable D2H returning early is reported, never failed"},
+        {"default_stream_no_sync", {"async.stream.legacy_default_sync"}, {}, "a legacy stream that waits for nothing"},
+        {"events_ignored", {}, {}, "events that record host time and order nothing"},
+        {"one_copy_engine", {"async.copy.bidirectional"}, {}, "two engines reported, one working"},
+        {"no_overlap", {}, {}, "copies and kernels serialize across streams"},
+        {"slow_link", {"async.copy.bandwidth"}, {}, "copies at an eighth of the rate"},
+        {"hang", {k_fatal_probe.begin(), k_fatal_probe.end()}, k_fatal_probe,
+         "a kernel that never ends: each check times out and the next still runs", 3.0},
+        {"crash", {k_fatal_probe.begin(), k_fatal_probe.end()}, k_fatal_probe,
+         "a segfault in the runtime: each check is an error naming the signal, the next still runs", 10.0},
+        {"sticky_error", {k_fatal_probe.begin(), k_fatal_probe.end()}, k_fatal_probe,
+         "a sticky device error: each check is an error, the next runs in a fresh worker", 10.0},
+    };
+    return scenarios;
+}
+
+bool is_sim_fault(const std::string& name) {
+    for (const auto& s : fault_scenarios()) {
+        if (!s.fault.empty() && s.fault == name) {
+            return true;
+        }
+    }
+    return false;
+}
+
+ScenarioOutcome run_scenario(const FaultScenario& scenario) {
+    ScenarioOutcome out;
+    out.scenario = &scenario;
+    const Environment env = collect_environment("/");
+    std::set<std::string> known;
+    for (const auto& c : all_checks()) {
+        known.insert(c.id);
+    }
+    const Profile profile = Profile::builtin(known);
+    RunOptions options;
+    options.quick = true;
+    options.timeout_override_s = scenario.timeout_s;
+    RunRequest request;
+    DevicePhase phase(env, profile, options, request, [&](CheckResult r) { out.results.push_back(std::move(r)); });
+    phase.add_backend("sim", scenario.fault.empty() ? "devices=1" : "devices=1;fault=" + scenario.fault);
+    std::vector<const CheckDef*> checks;
+    for (const auto& c : all_checks()) {
+        const bool listed = scenario.only.empty() || std::find(scenario.only.begin(), scenario.only.end(), c.id) != scenario.only.end();
+        if (c.layer == "async" && listed) {
+            checks.push_back(&c);
+        }
+    }
+    phase.run_device_checks(checks);
+    for (const auto& r : out.results) {
+        if (r.status == Status::Fail || r.status == Status::Error) {
+            out.tripped.insert(r.id);
+        }
+    }
+    for (const auto& id : scenario.must_trip) {
+        if (out.tripped.count(id) == 0) {
+            out.missed.insert(id);
+        }
+    }
+    for (const auto& id : out.tripped) {
+        if (scenario.must_trip.count(id) == 0) {
+            out.unexpected.insert(id);
+        }
+    }
+    return out;
+}
+
+namespace {
+std::string join(const std::set<std::string>& s) {
+    std::string out;
+    for (const auto& x : s) {
+        out += (out.empty() ? "" : ", ") + x;
+    }
+    return out.empty() ? "—" : out;
+}
+}  // namespace
+
+int run_selftest(const SelftestRequest& request) {
+    if (request.list_faults) {
+        for (const auto& s : fault_scenarios()) {
+            if (!s.fault.empty()) {
+                fmt::print("{:<24} {}\n{:<24} must trip: {}\n", s.fault, s.why, "", join(s.must_trip));
+            }
+        }
+        return 0;
+    }
+    int bad = 0;
+    fmt::print("{:<24} {:<6} {}\n", "fault", "result", "checks tripped (fail/error)");
+    for (const auto& s : fault_scenarios()) {
+        if (!request.faults.empty() &&
+            std::find(request.faults.begin(), request.faults.end(), s.fault.empty() ? "none" : s.fault) == request.faults.end()) {
+            continue;
+        }
+        const auto out = run_scenario(s);
+        bad += out.ok() ? 0 : 1;
+        fmt::print("{:<24} {:<6} {}\n", s.fault.empty() ? "none" : s.fault, out.ok() ? "ok" : "WRONG", join(out.tripped));
+        if (!out.missed.empty()) {
+            fmt::print("{:<24} missed: {}\n", "", join(out.missed));
+        }
+        if (!out.unexpected.empty()) {
+            fmt::print("{:<24} unexpected: {}\n", "", join(out.unexpected));
+            for (const auto& r : out.results) {
+                if (out.unexpected.count(r.id) != 0) {
+                    fmt::print("{:<24}   {} {}: {}\n", "", r.id, to_string(r.status), r.summary);
+                }
+            }
+        }
+    }
+    fmt::print("{}\n", bad == 0 ? "selftest: every fault was caught by exactly its checks"
+                                : fmt::format("selftest: {} scenario(s) did not match", bad));
+    return bad == 0 ? 0 : 1;
+}
+
+}  // namespace gpuconform

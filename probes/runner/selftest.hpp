@@ -1,0 +1,42 @@
+// `gpuconform selftest`: proves on the simulated backend that every device check catches its
+// fault. A conforming sim must trip nothing; each fault knob must trip exactly its checks.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace gpuconform {
+
+struct FaultScenario {
+    std::string fault;                  // "" for the conforming sim
+    std::set<std::string> must_trip;    // checks that must end fail or error
+    std::vector<std::string> only;      // run just these checks (hang/crash: each costs a timeout)
+    std::string why;                    // what the scenario shows, in words
+    double timeout_s = 0;               // per-check limit override (0: the check's own)
+};
+
+const std::vector<FaultScenario>& fault_scenarios();
+bool is_sim_fault(const std::string& name);
+
+struct ScenarioOutcome {
+    const FaultScenario* scenario = nullptr;
+    std::vector<CheckResult> results;
+    std::set<std::string> tripped;      // fail or error
+    std::set<std::string> missed;       // must_trip but did not
+    std::set<std::string> unexpected;   // tripped but not in must_trip
+    bool ok() const { return missed.empty() && unexpected.empty(); }
+};
+
+// Runs the async layer on the sim with this scenario's fault (quick mode).
+ScenarioOutcome run_scenario(const FaultScenario& scenario);
+
+struct SelftestRequest {
+    bool list_faults = false;
+    std::vector<std::string> faults;  // empty: all
+};
+int run_selftest(const SelftestRequest& request);
+
+}  // namespace gpuconform

@@ -1,0 +1,88 @@
+#include "runner/terminal.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace gpuconform {
+
+namespace {
+const char* colour_of(Status s) {
+    switch (s) {
+    case Status::Pass:
+        return "\033[32m";
+    case Status::Fail:
+    case Status::Error:
+        return "\033[31m";
+    case Status::Warn:
+        return "\033[33m";
+    case Status::Skip:
+        return "\033[90m";
+    case Status::Info:
+        return "\033[36m";
+    }
+    return "";
+}
+}  // namespace
+
+TerminalView::TerminalView(std::FILE* out, bool quiet)
+    : m_out(out), m_quiet(quiet), m_colour(isatty(fileno(out)) != 0 && std::getenv("NO_COLOR") == nullptr) {}
+
+std::string TerminalView::paint(Status s, const std::string& text) const {
+    return m_colour ? fmt::format("{}{}\033[0m", colour_of(s), text) : text;
+}
+
+void TerminalView::header(const std::string& line) {
+    if (!m_quiet) {
+        fmt::print(m_out, "{}\n", line);
+    }
+}
+
+void TerminalView::note(const std::string& line) {
+    if (!m_quiet) {
+        fmt::print(m_out, "{}\n", line);
+    }
+}
+
+void TerminalView::result(const CheckResult& r) {
+    // --quiet still shows what needs attention.
+    if (m_quiet && (r.status == Status::Pass || r.status == Status::Info || r.status == Status::Skip)) {
+        return;
+    }
+    std::string where = r.id;
+    if (r.device) {
+        where += fmt::format(" [{}:{}]", r.backend, *r.device);
+    } else if (!r.backend.empty() && r.id.find("." + r.backend + ".") == std::string::npos) {
+        where += fmt::format(" [{}]", r.backend);
+    }
+    std::string status = to_string(r.status);
+    for (auto& c : status) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    fmt::print(m_out, "{} {:<46} {} ({:.2f} s)\n", paint(r.status, fmt::format("{:<5}", status)), where, r.summary,
+               r.duration_s);
+    std::fflush(m_out);
+}
+
+void TerminalView::summary(const std::vector<CheckResult>& results, double seconds, const std::string& report_path) {
+    std::map<Status, int> counts;
+    for (const auto& r : results) {
+        ++counts[r.status];
+    }
+    std::string line;
+    for (Status s : {Status::Pass, Status::Fail, Status::Error, Status::Warn, Status::Skip, Status::Info}) {
+        if (counts[s] > 0) {
+            line += fmt::format("{}{} {}", line.empty() ? "" : " · ", counts[s], paint(s, to_string(s)));
+        }
+    }
+    fmt::print(m_out, "{} checks: {} in {:.2f} s\n", results.size(), line.empty() ? "none ran" : line, seconds);
+    if (!report_path.empty()) {
+        fmt::print(m_out, "report: {}\n", report_path);
+    }
+    std::fflush(m_out);
+}
+
+}  // namespace gpuconform

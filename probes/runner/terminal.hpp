@@ -1,0 +1,28 @@
+// The live terminal view of a run: one line per finished check, then a summary line.
+// Colour only on a terminal and never when NO_COLOR is set (https://no-color.org).
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace gpuconform {
+
+class TerminalView {
+public:
+    TerminalView(std::FILE* out, bool quiet);
+    void header(const std::string& line);
+    void result(const CheckResult& r);
+    void summary(const std::vector<CheckResult>& results, double seconds, const std::string& report_path);
+    void note(const std::string& line);
+
+private:
+    std::string paint(Status s, const std::string& text) const;
+    std::FILE* m_out;
+    bool m_quiet;
+    bool m_colour;
+};
+
+}  // namespace gpuconform

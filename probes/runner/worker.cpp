@@ -1,0 +1,186 @@
+#include "runner/worker.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "runner/worker_child.hpp"
+
+namespace gpuconform {
+
+std::atomic<bool> g_interrupted{false};
+
+std::unique_ptr<Worker> Worker::start(const WorkerSetup& setup, double hello_timeout_s, BackendInfo* info) {
+    std::unique_ptr<Worker> w(new Worker());
+    info->name = setup.backend;
+    int to_child[2];
+    int from_child[2];
+    if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0) {
+        info->load_error = fmt::format("cannot create pipes for the worker: {}", std::strerror(errno));
+        return w;
+    }
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        info->load_error = fmt::format("cannot fork the worker: {}", std::strerror(errno));
+        return w;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);  // its own group, so a timeout ends everything it started
+        signal(SIGINT, SIG_IGN);  // the parent decides when a worker ends
+        signal(SIGTERM, SIG_DFL);
+        close(to_child[1]);
+        close(from_child[0]);
+        worker_child_main(setup, to_child[0], from_child[1]);
+    }
+    setpgid(pid, pid);
+    close(to_child[0]);
+    close(from_child[1]);
+    w->m_pid = pid;
+    w->m_to_child = to_child[1];
+    w->m_from_child = from_child[0];
+
+    std::string line;
+    const auto status = w->read_line(hello_timeout_s, &line);
+    if (status == ReadStatus::Line) {
+        const auto j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_discarded()) {
+            *info = j.get<BackendInfo>();
+            if (!info->loaded) {
+                w->reap(false);
+            }
+            return w;
+        }
+        info->load_error = "worker sent an unreadable hello";
+    } else if (status == ReadStatus::Timeout) {
+        info->load_error = fmt::format("loading the {} backend and counting devices did not finish within {} s",
+                                       setup.backend, hello_timeout_s);
+    } else if (status == ReadStatus::Interrupted) {
+        info->load_error = "interrupted";
+    }
+    const std::string how = w->reap(status != ReadStatus::Closed);
+    if (info->load_error.empty()) {
+        info->load_error = fmt::format("the worker loading the {} backend {}", setup.backend, how);
+    }
+    info->loaded = false;
+    return w;
+}
+
+Worker::~Worker() {
+    if (alive()) {
+        reap(true);
+    }
+}
+
+Worker::ReadStatus Worker::read_line(double timeout_s, std::string* line) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    for (;;) {
+        const auto pos = m_buffer.find('\n');
+        if (pos != std::string::npos) {
+            *line = m_buffer.substr(0, pos);
+            m_buffer.erase(0, pos + 1);
+            return ReadStatus::Line;
+        }
+        if (g_interrupted) {
+            return ReadStatus::Interrupted;
+        }
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            return ReadStatus::Timeout;
+        }
+        pollfd p{m_from_child, POLLIN, 0};
+        const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 100)));
+        if (ready <= 0) {
+            continue;  // timeout slice or EINTR: check the flag and the deadline again
+        }
+        char chunk[65536];
+        const ssize_t n = ::read(m_from_child, chunk, sizeof chunk);
+        if (n <= 0) {
+            return ReadStatus::Closed;
+        }
+        m_buffer.append(chunk, static_cast<std::size_t>(n));
+    }
+}
+
+std::string Worker::reap(bool kill_first) {
+    if (m_pid <= 0) {
+        return "had already ended";
+    }
+    if (kill_first) {
+        kill(-m_pid, SIGKILL);
+        kill(m_pid, SIGKILL);
+    }
+    close(m_to_child);
+    close(m_from_child);
+    int status = 0;
+    waitpid(m_pid, &status, 0);
+    m_pid = -1;
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        return fmt::format("was killed by signal {} ({}){}", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
+                           strsignal(sig), WCOREDUMP(status) ? ", core dumped" : "");
+    }
+    return fmt::format("exited with status {}", WEXITSTATUS(status));
+}
+
+CheckResult Worker::run(const CheckDef& def, int device, double timeout_s) {
+    CheckResult r;
+    r.id = def.id;
+    r.layer = def.layer;
+    r.device = device;
+    r.status = Status::Error;
+    const auto start = std::chrono::steady_clock::now();
+    auto finish = [&](const std::string& summary) {
+        r.summary = summary;
+        r.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return r;
+    };
+    if (!alive()) {
+        return finish("the worker process had ended before this check");
+    }
+    const std::string request = nlohmann::json{{"check", def.id}, {"device", device}}.dump() + "\n";
+    if (::write(m_to_child, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
+        return finish("cannot send the check to its worker: " + reap(true));
+    }
+    std::string line;
+    switch (read_line(timeout_s, &line)) {
+    case ReadStatus::Line:
+        break;
+    case ReadStatus::Timeout:
+        reap(true);
+        return finish(fmt::format("timed out after {:.0f} s; the worker was killed and a fresh one runs the next checks",
+                                  timeout_s));
+    case ReadStatus::Interrupted:
+        reap(true);
+        return finish("interrupted (SIGINT/SIGTERM) while this check ran");
+    case ReadStatus::Closed:
+        return finish("the worker process died during this check: it " + reap(false));
+    }
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.contains("result")) {
+        reap(true);
+        return finish("the worker sent an unreadable result");
+    }
+    r = j.at("result").get<CheckResult>();
+    if (!j.value("healthy", true)) {
+        const auto health = j.at("health").get<ApiResult>();
+        r.facts["sticky_error"] = health.name;
+        // An isolated check provokes such errors on purpose; any other check leaving one is an error.
+        if (!def.isolated && r.status != Status::Error && r.status != Status::Fail) {
+            r.status = Status::Error;
+            r.summary = fmt::format("left the device in a sticky error state ({}: {}); {}", health.name, health.message,
+                                    r.summary);
+        }
+        reap(true);
+    }
+    return r;
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,52 @@
+// Device checks run in a child process (a worker) per backend: a hung kernel, a crash or a sticky
+// device error ends that check as `error` and the runner starts a fresh worker for the rest.
+// The parent never loads a GPU runtime itself, so forking is safe.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <sys/types.h>
+
+#include "core/backend_info.hpp"
+#include "core/check.hpp"
+
+namespace gpuconform {
+
+// Set by SIGINT/SIGTERM handlers; workers are stopped and the run ends with a partial report.
+extern std::atomic<bool> g_interrupted;
+
+struct WorkerSetup {
+    std::string backend;  // module name
+    std::string options;  // passed to the module (the sim reads its faults from it)
+    const Environment* env = nullptr;
+    const Profile* profile = nullptr;
+    const RunOptions* options_run = nullptr;
+};
+
+class Worker {
+public:
+    // Forks the child, which loads the module and reports what it sees. Always returns a worker
+    // object; when the child could not report, info->loaded is false and load_error says why.
+    static std::unique_ptr<Worker> start(const WorkerSetup& setup, double hello_timeout_s, BackendInfo* info);
+    ~Worker();
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+    // Runs one device check in the child. A timeout, crash or sticky error yields an `error`
+    // result naming it, and the worker is then dead (alive() == false).
+    CheckResult run(const CheckDef& def, int device, double timeout_s);
+    bool alive() const { return m_pid > 0; }
+
+private:
+    Worker() = default;
+    enum class ReadStatus { Line, Timeout, Closed, Interrupted };
+    ReadStatus read_line(double timeout_s, std::string* line);
+    std::string reap(bool kill_first);  // ends the child; returns how it ended, in words
+    pid_t m_pid = -1;
+    int m_to_child = -1;
+    int m_from_child = -1;
+    std::string m_buffer;
+};
+
+}  // namespace gpuconform

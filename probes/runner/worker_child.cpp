@@ -1,0 +1,140 @@
+#include "runner/worker_child.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "runner/module_loader.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+void write_line(int fd, const nlohmann::json& j) {
+    const std::string text = j.dump() + "\n";
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n <= 0) {
+            _exit(3);  // the parent is gone: nothing left to report to
+        }
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+bool read_line(int fd, std::string& buffer, std::string* line) {
+    for (;;) {
+        const auto pos = buffer.find('\n');
+        if (pos != std::string::npos) {
+            *line = buffer.substr(0, pos);
+            buffer.erase(0, pos + 1);
+            return true;
+        }
+        char chunk[4096];
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n <= 0) {
+            return false;
+        }
+        buffer.append(chunk, static_cast<std::size_t>(n));
+    }
+}
+
+BackendInfo describe(const WorkerSetup& setup, LoadedBackend& loaded) {
+    BackendInfo info;
+    info.name = setup.backend;
+    info.module_path = loaded.path;
+    info.loaded = loaded.backend != nullptr;
+    info.load_error = loaded.error;
+    if (!info.loaded) {
+        return info;
+    }
+    Backend& b = *loaded.backend;
+    info.vendor = b.vendor();
+    info.versions = b.versions();
+    info.count_status = b.device_count(&info.device_count);
+    if (!info.count_status.ok()) {
+        info.device_count = 0;
+    }
+    for (int d = 0; d < info.device_count; ++d) {
+        DeviceProps props;
+        info.device_errors.push_back(b.device_props(d, &props));
+        info.devices.push_back(props);
+    }
+    return info;
+}
+
+}  // namespace
+
+CheckResult run_check_in_process(const CheckDef& def, CheckContext& ctx) {
+    CheckResult r;
+    r.id = def.id;
+    r.layer = def.layer;
+    r.backend = ctx.backend != nullptr ? ctx.backend->name() : "";
+    if (def.scope == Scope::Device) {
+        r.device = ctx.device;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        if (ctx.backend != nullptr && def.scope == Scope::Device) {
+            GC_CHECK(ctx.backend->set_device(ctx.device));
+        }
+        def.run(ctx, r);
+    } catch (const SkipCheck& e) {
+        r.status = Status::Skip;
+        r.summary = e.what();
+    } catch (const ApiError& e) {
+        r.status = Status::Error;
+        r.summary = std::string("API error: ") + e.what();
+    } catch (const std::exception& e) {
+        r.status = Status::Error;
+        r.summary = std::string("check failed to run: ") + e.what();
+    }
+    r.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+void worker_child_main(const WorkerSetup& setup, int in_fd, int out_fd) {
+    LoadedBackend loaded = load_backend(setup.backend, setup.options);
+    const BackendInfo info = describe(setup, loaded);
+    write_line(out_fd, info);
+    if (!info.loaded) {
+        _exit(0);
+    }
+    std::string buffer;
+    std::string line;
+    while (read_line(in_fd, buffer, &line)) {
+        const auto request = nlohmann::json::parse(line, nullptr, false);
+        if (request.is_discarded() || !request.contains("check")) {
+            _exit(0);
+        }
+        const CheckDef* def = find_check(request.at("check").get<std::string>());
+        const int device = request.value("device", 0);
+        CheckContext ctx{*setup.env, *setup.profile, *setup.options_run};
+        ctx.backend = loaded.backend.get();
+        ctx.backend_info = &info;
+        ctx.device = device;
+        if (device >= 0 && device < static_cast<int>(info.devices.size())) {
+            ctx.props = info.devices[static_cast<std::size_t>(device)];
+        }
+        CheckResult r;
+        if (def == nullptr) {
+            r.id = request.at("check").get<std::string>();
+            r.status = Status::Error;
+            r.summary = "unknown check id in worker request";
+        } else {
+            r = run_check_in_process(*def, ctx);
+        }
+        // A sticky error poisons the context for every later check: report it and let the
+        // parent start a fresh worker.
+        const ApiResult health = loaded.backend->device_synchronize();
+        write_line(out_fd, {{"result", r}, {"healthy", health.ok()}, {"health", health}});
+        if (!health.ok()) {
+            _exit(0);
+        }
+    }
+    _exit(0);
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,51 @@
+// The roll-up matrix: rows are checks (devices folded together), columns are groups of runs
+// (distro × GPU by default), each cell the worst status and the count of each status.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report_set.hpp"
+
+namespace gpuconform {
+
+inline constexpr std::size_t k_status_count = 6;
+
+struct Cell {
+    std::array<std::uint32_t, k_status_count> counts{};  // indexed by severity()
+    std::vector<std::uint32_t> hosts;                     // runs behind skip/warn/fail/error results, into Matrix::run_hosts
+
+    std::uint32_t total() const;
+    Status worst() const;  // only meaningful when total() > 0
+    // "11 pass · 1 fail": each status seen, mildest first.
+    std::string text(const char* separator = " · ") const;
+};
+
+struct Matrix {
+    std::vector<GroupKey> by;
+    std::vector<std::string> rows;                  // check ids: layer order, then by name
+    std::vector<std::vector<std::string>> columns;  // one value per `by` key
+    std::vector<std::uint32_t> column_runs;         // how many runs each column holds
+    std::vector<std::vector<Cell>> cells;           // [row][column]; total() == 0 means no result
+    std::vector<std::string> run_hosts;             // host name of each run
+    std::vector<Rejected> rejected;
+    std::size_t files_seen = 0;
+
+    std::string column_title(std::size_t c, const char* separator = " · ") const;
+    bool any_failing() const;  // some cell's worst status is fail or error
+};
+
+Status status_at_severity(int severity);
+std::vector<GroupKey> parse_group_keys(const std::string& csv);  // throws std::invalid_argument
+inline const std::vector<GroupKey> k_default_group_keys{GroupKey::Distro, GroupKey::Gpu};
+
+Matrix build_matrix(const ReportSet& set, const std::vector<GroupKey>& by);
+
+// Roll-up exit status: 0 clean, 1 a failing cell, 2 nothing readable, 3 partial input.
+int matrix_exit_code(const Matrix& m);
+
+}  // namespace gpuconform

@@ -1,0 +1,231 @@
+#include "report_scan.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace gpuconform {
+
+std::optional<GroupKey> group_key_from_string(std::string_view s) {
+    for (std::size_t i = 0; i < k_group_key_names.size(); ++i) {
+        if (s == k_group_key_names[i]) {
+            return static_cast<GroupKey>(i);
+        }
+    }
+    return std::nullopt;
+}
+
+std::string result_label(const std::string& id, const std::string& device) {
+    return device.empty() ? id : id + " [" + device + "]";
+}
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Tracks where in the document each SAX event is, and keeps only the fields the roll-up reads.
+class ScanHandler : public nlohmann::json_sax<Json> {
+public:
+    explicit ScanHandler(bool want_measurements) : m_want_measurements(want_measurements) {}
+
+    ScannedReport report;
+    std::string schema;
+    std::string schema_version;
+    std::string pci_vendor;
+    std::string error;
+    bool saw_results = false;
+    bool saw_environment = false;
+
+    bool null() override { return scalar(nullptr); }
+    bool boolean(bool) override { return scalar(nullptr); }
+    bool number_integer(number_integer_t v) override { return number(static_cast<double>(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v)); }
+    bool number_float(number_float_t v, const string_t&) override { return number(v); }
+    bool binary(binary_t&) override { return scalar(nullptr); }
+    bool string(string_t& s) override { return scalar(&s); }
+    bool key(string_t& k) override {
+        m_frames.back().key = k;
+        return true;
+    }
+    bool start_object(std::size_t) override { return open(false); }
+    bool start_array(std::size_t) override { return open(true); }
+    bool end_array() override { return close(); }
+    bool end_object() override {
+        close();  // now the path is where the closed object sat
+        if (is({"results", "#", "measurements", "#"})) {
+            finish_measurement();
+        } else if (is({"results", "#"})) {
+            return finish_result();
+        }
+        return true;
+    }
+    bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& e) override {
+        error = (pos <= 1 ? "empty or not JSON: " : "not valid JSON (truncated?): ") + std::string(e.what());
+        return false;
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::string key;
+    };
+    // The document's root object is frame 0; each open object or array pushes one more.
+    std::vector<Frame> m_frames;
+    bool m_want_measurements;
+    ScannedResult m_result;
+    std::string m_status;
+    bool m_has_id = false;
+    ScannedMeasurement m_measurement;
+    bool m_has_value = false;
+    std::string m_backend;
+    std::optional<long> m_device;
+
+    // True when the value being read sits at `path`; "#" stands for any array element.
+    bool is(std::initializer_list<std::string_view> path) const {
+        if (m_frames.size() != path.size()) {
+            return false;
+        }
+        std::size_t i = 0;
+        for (const std::string_view p : path) {
+            const Frame& f = m_frames[i++];
+            if (p == "#" ? !f.array : (f.array || f.key != p)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    bool open(bool array) {
+        if (m_frames.size() == 2 && m_frames[0].key == "results" && m_frames[1].array && !array) {
+            m_result = ScannedResult{};
+            m_status.clear();
+            m_has_id = false;
+            m_backend.clear();
+            m_device.reset();
+        }
+        if (m_frames.size() == 1) {
+            saw_results = saw_results || (array && m_frames[0].key == "results");
+            saw_environment = saw_environment || (!array && m_frames[0].key == "environment");
+        }
+        m_frames.push_back(Frame{array, {}});
+        return true;
+    }
+    bool close() {
+        m_frames.pop_back();
+        return true;
+    }
+    bool number(double v) {
+        if (is({"results", "#", "device"})) {
+            m_device = static_cast<long>(v);
+        } else if (is({"results", "#", "measurements", "#", "value"})) {
+            m_measurement.value = v;
+            m_has_value = true;
+        }
+        return true;
+    }
+    bool scalar(std::string* s);
+    bool finish_result();
+    void finish_measurement();
+};
+
+bool ScanHandler::scalar(std::string* s) {
+    if (s == nullptr) {
+        return true;
+    }
+    if (m_frames.size() == 1) {
+        if (m_frames[0].key == "schema") {
+            schema = *s;
+        } else if (m_frames[0].key == "schema_version") {
+            schema_version = *s;
+        }
+    } else if (is({"results", "#", "id"})) {
+        m_result.id = *s;
+        m_has_id = true;
+    } else if (is({"results", "#", "status"})) {
+        m_status = *s;
+    } else if (is({"results", "#", "backend"})) {
+        m_backend = *s;
+    } else if (is({"results", "#", "measurements", "#", "name"})) {
+        m_measurement.name = *s;
+    } else if (is({"results", "#", "measurements", "#", "unit"})) {
+        m_measurement.unit = *s;
+    } else if (is({"run", "id"})) {
+        report.run_id = *s;
+    } else if (is({"environment", "hostname"})) {
+        report.groups[static_cast<int>(GroupKey::Host)] = *s;
+    } else if (is({"environment", "distro", "pretty_name"})) {
+        report.groups[static_cast<int>(GroupKey::Distro)] = *s;
+    } else if (is({"environment", "kernel"})) {
+        report.groups[static_cast<int>(GroupKey::Kernel)] = *s;
+    } else if (is({"environment", "torch", "version"})) {
+        report.groups[static_cast<int>(GroupKey::Torch)] = *s;
+    } else if (is({"environment", "pci_gpus", "#", "vendor"}) && pci_vendor.empty()) {
+        pci_vendor = *s;
+    } else if (is({"backends", "#", "driver_version"}) && report.groups[static_cast<int>(GroupKey::Driver)].empty()) {
+        report.groups[static_cast<int>(GroupKey::Driver)] = *s;
+    } else if (is({"backends", "#", "runtime_version"}) && report.groups[static_cast<int>(GroupKey::Runtime)].empty()) {
+        report.groups[static_cast<int>(GroupKey::Runtime)] = *s;
+    } else if (is({"devices", "#", "name"}) && report.groups[static_cast<int>(GroupKey::Gpu)].empty()) {
+        report.groups[static_cast<int>(GroupKey::Gpu)] = *s;
+    }
+    return true;
+}
+
+bool ScanHandler::finish_result() {
+    const auto status = status_from_string(m_status);
+    if (!m_has_id || !status) {
+        error = "result " + std::to_string(report.results.size() + 1) +
+                (m_has_id ? " ('" + m_result.id + "') has unknown status '" + m_status + "'" : " has no id");
+        return false;
+    }
+    m_result.status = *status;
+    if (m_device) {
+        m_result.device = (m_backend.empty() ? "device" : m_backend) + ":" + std::to_string(*m_device);
+    }
+    report.results.push_back(std::move(m_result));
+    return true;
+}
+
+void ScanHandler::finish_measurement() {
+    if (m_want_measurements && m_has_value && !m_measurement.name.empty()) {
+        m_result.measurements.push_back(std::move(m_measurement));
+    }
+    m_measurement = ScannedMeasurement{};
+    m_has_value = false;
+}
+
+std::string check_header(const ScanHandler& h) {
+    if (h.schema != "gpuconform-report") {
+        return "not a gpuconform report (schema is '" + h.schema + "')";
+    }
+    const std::string major = h.schema_version.substr(0, h.schema_version.find('.'));
+    if (major != "1") {
+        return "unknown schema major version '" + h.schema_version + "' (this reader knows 1.x)";
+    }
+    if (h.report.run_id.empty()) {
+        return "report has no run.id";
+    }
+    if (!h.saw_results || !h.saw_environment) {
+        return std::string("report has no ") + (h.saw_results ? "environment" : "results array");
+    }
+    return "";
+}
+
+}  // namespace
+
+std::optional<ScannedReport> scan_report(std::string_view text, bool want_measurements, std::string& error) {
+    ScanHandler h(want_measurements);
+    const bool ok = Json::sax_parse(text.begin(), text.end(), &h, nlohmann::detail::input_format_t::json, true);
+    if (!ok) {
+        error = h.error.empty() ? "not valid JSON" : h.error;
+        return std::nullopt;
+    }
+    error = check_header(h);
+    if (!error.empty()) {
+        return std::nullopt;
+    }
+    auto& gpu = h.report.groups[static_cast<int>(GroupKey::Gpu)];
+    if (gpu.empty()) {
+        gpu = h.pci_vendor.empty() ? "no GPU" : h.pci_vendor + " GPU (no runtime)";
+    }
+    return std::move(h.report);
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,49 @@
+// Reads the few fields the roll-up needs from one report's text with a SAX pass: no document
+// tree is built, which is what lets 100,000 reports roll up in seconds (reports/bench/README.md).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace gpuconform {
+
+// The keys reports can be grouped by (`--by`), in this order everywhere.
+enum class GroupKey { Distro, Kernel, Driver, Runtime, Torch, Gpu, Host };
+inline constexpr std::array<const char*, 7> k_group_key_names{"distro", "kernel", "driver", "runtime",
+                                                              "torch", "gpu", "host"};
+std::optional<GroupKey> group_key_from_string(std::string_view s);
+using GroupValues = std::array<std::string, k_group_key_names.size()>;
+
+struct ScannedMeasurement {
+    std::string name;
+    std::string unit;
+    double value = 0.0;
+};
+
+struct ScannedResult {
+    std::string id;
+    std::string device;  // "cuda:0", or "" for host and backend-wide checks
+    Status status = Status::Error;
+    std::vector<ScannedMeasurement> measurements;
+};
+
+struct ScannedReport {
+    std::string run_id;
+    GroupValues groups;  // indexed by GroupKey
+    std::vector<ScannedResult> results;
+};
+
+// Parses `text`. Returns the report, or sets `error` to why it cannot be rolled up (not JSON,
+// truncated, not a gpuconform report, unknown schema major version, a result without id/status).
+// Measurements are kept only when `want_measurements`.
+std::optional<ScannedReport> scan_report(std::string_view text, bool want_measurements, std::string& error);
+
+// "id" or "id [cuda:0]": how a result is named when devices are told apart.
+std::string result_label(const std::string& id, const std::string& device);
+
+}  // namespace gpuconform

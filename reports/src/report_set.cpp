@@ -1,0 +1,231 @@
+#include "report_set.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <unordered_set>
+
+namespace gpuconform {
+
+namespace fs = std::filesystem;
+
+std::uint32_t StringTable::intern(std::string_view s) {
+    const auto it = m_ids.find(std::string(s));
+    if (it != m_ids.end()) {
+        return it->second;
+    }
+    const auto id = static_cast<std::uint32_t>(m_strings.size());
+    m_strings.emplace_back(s);
+    m_ids.emplace(m_strings.back(), id);
+    return id;
+}
+
+std::pair<std::string, std::string> split_pair(const std::string& s) {
+    const auto pos = s.find('\x1f');
+    return pos == std::string::npos ? std::pair{s, std::string()} : std::pair{s.substr(0, pos), s.substr(pos + 1)};
+}
+
+std::vector<std::string> collect_report_paths(const std::vector<std::string>& inputs, std::vector<Rejected>& rejected) {
+    std::vector<std::string> paths;
+    for (const std::string& input : inputs) {
+        std::error_code ec;
+        if (fs::is_directory(input, ec)) {
+            for (auto it = fs::recursive_directory_iterator(input, ec); !ec && it != fs::recursive_directory_iterator();
+                 it.increment(ec)) {
+                if (it->path().extension() == ".json" && !it->is_directory()) {
+                    paths.push_back(it->path().string());
+                }
+            }
+            if (ec) {
+                rejected.push_back({input, "cannot list folder: " + ec.message()});
+            }
+        } else if (fs::exists(input, ec)) {
+            paths.push_back(input);
+        } else {
+            rejected.push_back({input, "no such file or folder"});
+        }
+    }
+    std::sort(paths.begin(), paths.end());
+    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+    return paths;
+}
+
+nlohmann::json report_detail(const nlohmann::json& doc) {
+    nlohmann::json results = nlohmann::json::array();
+    for (const auto& r : doc.value("results", nlohmann::json::array())) {
+        nlohmann::json keep = nlohmann::json::object();
+        for (const char* k : {"id", "backend", "device", "status", "summary", "remediation", "measurements"}) {
+            if (r.contains(k)) {
+                keep[k] = r[k];
+            }
+        }
+        if (r.contains("facts") && r["facts"].is_object() && r["facts"].contains("timeline")) {
+            keep["timeline"] = r["facts"]["timeline"];
+        }
+        results.push_back(std::move(keep));
+    }
+    return {{"run_id", doc.value("/run/id"_json_pointer, "")},
+            {"environment", doc.value("environment", nlohmann::json::object())},
+            {"backends", doc.value("backends", nlohmann::json::array())},
+            {"devices", doc.value("devices", nlohmann::json::array())},
+            {"results", std::move(results)}};
+}
+
+namespace {
+
+// What one worker thread produced: entries with ids local to its own tables.
+struct WorkerTables {
+    StringTable labels;
+    StringTable measures;
+    StringTable groups;
+};
+
+bool read_file(const std::string& path, std::string& text, std::string& error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = std::string("cannot open: ") + std::strerror(errno);
+        return false;
+    }
+    in.seekg(0, std::ios::end);
+    text.resize(static_cast<std::size_t>(in.tellg()));
+    in.seekg(0);
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (text.empty()) {
+        error = "empty file";
+        return false;
+    }
+    return true;
+}
+
+std::string join_groups(const GroupValues& g) {
+    std::string out;
+    for (const auto& v : g) {
+        out += v;
+        out += '\x1f';
+    }
+    return out;
+}
+
+void scan_one(const std::string& path, std::string& text, bool keep_detail, const ReadOptions& o, WorkerTables& t,
+              RunEntry& entry, std::string& error) {
+    if (!read_file(path, text, error)) {
+        return;
+    }
+    auto scanned = scan_report(text, o.measurements, error);
+    if (!scanned) {
+        return;
+    }
+    entry.path = path;
+    entry.run_id = std::move(scanned->run_id);
+    entry.groups = t.groups.intern(join_groups(scanned->groups));
+    entry.results.reserve(scanned->results.size());
+    for (const ScannedResult& r : scanned->results) {
+        const std::uint32_t label = t.labels.intern(r.id + '\x1f' + r.device);
+        entry.results.push_back({label, r.status});
+        for (const ScannedMeasurement& m : r.measurements) {
+            entry.measurements.push_back({label, t.measures.intern(m.name + '\x1f' + m.unit), m.value});
+        }
+    }
+    if (keep_detail) {
+        entry.detail = report_detail(nlohmann::json::parse(text));
+    }
+}
+
+// Rewrites worker-local ids into the set's shared tables.
+void merge_ids(std::vector<RunEntry>& runs, const std::vector<unsigned>& owner, const std::vector<std::string>& errors,
+               std::vector<WorkerTables>& workers, ReportSet& set) {
+    StringTable groups;
+    std::vector<std::vector<std::uint32_t>> label_map(workers.size()), measure_map(workers.size()),
+        group_map(workers.size());
+    for (std::size_t w = 0; w < workers.size(); ++w) {
+        for (std::uint32_t i = 0; i < workers[w].labels.size(); ++i) {
+            label_map[w].push_back(set.labels.intern(workers[w].labels.at(i)));
+        }
+        for (std::uint32_t i = 0; i < workers[w].measures.size(); ++i) {
+            measure_map[w].push_back(set.measures.intern(workers[w].measures.at(i)));
+        }
+        for (std::uint32_t i = 0; i < workers[w].groups.size(); ++i) {
+            group_map[w].push_back(groups.intern(workers[w].groups.at(i)));
+        }
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (!errors[i].empty()) {
+            continue;
+        }
+        const unsigned w = owner[i];
+        runs[i].groups = group_map[w][runs[i].groups];
+        for (auto& r : runs[i].results) {
+            r.label = label_map[w][r.label];
+        }
+        for (auto& m : runs[i].measurements) {
+            m.label = label_map[w][m.label];
+            m.name = measure_map[w][m.name];
+        }
+    }
+    for (std::uint32_t g = 0; g < groups.size(); ++g) {
+        GroupValues values;
+        std::size_t start = 0;
+        for (auto& v : values) {
+            const std::size_t end = groups.at(g).find('\x1f', start);
+            v = groups.at(g).substr(start, end - start);
+            start = end + 1;
+        }
+        set.group_values.push_back(std::move(values));
+    }
+}
+
+}  // namespace
+
+ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions& options) {
+    ReportSet set;
+    const std::vector<std::string> paths = collect_report_paths(inputs, set.rejected);
+    set.files_seen = paths.size();
+    const unsigned n_threads = std::max(1u, std::min<unsigned>(options.threads ? options.threads
+                                                                              : std::thread::hardware_concurrency(),
+                                                             static_cast<unsigned>(paths.size() / 64 + 1)));
+    std::vector<RunEntry> runs(paths.size());
+    std::vector<std::string> errors(paths.size());
+    std::vector<unsigned> owner(paths.size(), 0);
+    std::vector<WorkerTables> workers(n_threads);
+    std::atomic<std::size_t> next{0};
+    auto work = [&](unsigned w) {
+        std::string text;
+        for (std::size_t i = next++; i < paths.size(); i = next++) {
+            owner[i] = w;
+            try {
+                scan_one(paths[i], text, i < options.detail_runs, options, workers[w], runs[i], errors[i]);
+            } catch (const std::exception& e) {
+                errors[i] = e.what();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned w = 1; w < n_threads; ++w) {
+        threads.emplace_back(work, w);
+    }
+    work(0);
+    for (auto& t : threads) {
+        t.join();
+    }
+    merge_ids(runs, owner, errors, workers, set);
+    std::unordered_map<std::string, std::string> first_path;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        if (!errors[i].empty()) {
+            set.rejected.push_back({paths[i], errors[i]});
+            continue;
+        }
+        const auto [it, fresh] = first_path.emplace(runs[i].run_id, paths[i]);
+        if (!fresh) {
+            set.rejected.push_back({paths[i], "duplicate run id '" + runs[i].run_id + "' (first read from " + it->second + ")"});
+            continue;
+        }
+        set.runs.push_back(std::move(runs[i]));
+    }
+    return set;
+}
+
+}  // namespace gpuconform

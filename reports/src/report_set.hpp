@@ -1,0 +1,81 @@
+// Many reports read in parallel into compact entries: interned ids and statuses, never the
+// documents themselves. Broken inputs are kept as `rejected` with a reason; the rest go on.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report_scan.hpp"
+
+namespace gpuconform {
+
+class StringTable {
+public:
+    std::uint32_t intern(std::string_view s);
+    const std::string& at(std::uint32_t id) const { return m_strings[id]; }
+    std::size_t size() const { return m_strings.size(); }
+
+private:
+    std::unordered_map<std::string, std::uint32_t> m_ids;
+    std::vector<std::string> m_strings;
+};
+
+struct Rejected {
+    std::string path;
+    std::string reason;
+};
+
+struct ResultEntry {
+    std::uint32_t label;  // into ReportSet::labels: "id\x1f" + device
+    Status status;
+};
+
+struct MeasurementEntry {
+    std::uint32_t label;  // the result it belongs to
+    std::uint32_t name;   // into ReportSet::measures: "name\x1f" + unit
+    double value;
+};
+
+struct RunEntry {
+    std::string path;
+    std::string run_id;
+    std::uint32_t groups = 0;  // into ReportSet::group_values
+    std::vector<ResultEntry> results;
+    std::vector<MeasurementEntry> measurements;
+    nlohmann::json detail;  // fingerprint and results for drill-down; null unless asked for
+};
+
+struct ReportSet {
+    std::vector<RunEntry> runs;  // in path order; rejected and duplicated files left out
+    std::vector<Rejected> rejected;
+    StringTable labels;
+    StringTable measures;
+    std::vector<GroupValues> group_values;
+    std::size_t files_seen = 0;
+
+    const GroupValues& groups_of(const RunEntry& r) const { return group_values[r.groups]; }
+};
+
+struct ReadOptions {
+    bool measurements = false;    // keep numeric measurements (diff, charts)
+    std::size_t detail_runs = 0;  // keep drill-down detail for the first this-many runs
+    unsigned threads = 0;         // 0: one per core
+};
+
+// Splits an interned "a\x1fb" pair.
+std::pair<std::string, std::string> split_pair(const std::string& s);
+
+// Expands files and folders (recursively, *.json) into a sorted list; missing paths are rejected.
+std::vector<std::string> collect_report_paths(const std::vector<std::string>& inputs, std::vector<Rejected>& rejected);
+
+ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions& options);
+
+// The drill-down extract of one parsed report (environment, devices, results with summaries).
+nlohmann::json report_detail(const nlohmann::json& doc);
+
+}  // namespace gpuconform

@@ -1,0 +1,146 @@
+#include "rollup_cli.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "diff.hpp"
+#include "render_html.hpp"
+#include "render_matrix.hpp"
+#include "render_prometheus.hpp"
+#include "render_report.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+const std::vector<std::string> k_formats{"terminal", "markdown", "csv", "json", "junit", "prometheus", "html"};
+
+const char* const k_exit_help =
+    "Exit status: 0 all inputs read and nothing failing; 1 a failing cell (matrix) or a regression (diff); "
+    "2 bad usage or no readable report; 3 some inputs were rejected (named on stderr and in the output) "
+    "but the rest showed nothing failing.";
+
+bool colour_wanted(const std::string& output) {
+    const char* no_colour = std::getenv("NO_COLOR");
+    return output.empty() && isatty(STDOUT_FILENO) && (no_colour == nullptr || *no_colour == '\0');
+}
+
+int write_output(const std::string& text, const std::string& output) {
+    if (output.empty()) {
+        std::cout << text;
+        return 0;
+    }
+    std::ofstream out(output, std::ios::binary);
+    out << text;
+    if (!out) {
+        std::cerr << "gpuconform: cannot write " << output << "\n";
+        return 2;
+    }
+    return 0;
+}
+
+void report_rejected(const std::vector<Rejected>& rejected) {
+    for (const Rejected& r : rejected) {
+        std::cerr << "gpuconform: rejected " << r.path << ": " << r.reason << "\n";
+    }
+}
+
+struct MatrixOptions {
+    std::vector<std::string> inputs;
+    std::string by = "distro,gpu";
+    std::string format = "terminal";
+    std::string output;
+    unsigned threads = 0;
+};
+
+int run_matrix(const MatrixOptions& o) {
+    std::vector<GroupKey> by;
+    try {
+        by = parse_group_keys(o.by);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "gpuconform matrix: " << e.what() << "\n";
+        return 2;
+    }
+    ReadOptions read;
+    read.threads = o.threads;
+    read.measurements = o.format == "html" || o.format == "prometheus";
+    read.detail_runs = o.format == "html" ? k_html_detail_runs : 0;
+    const ReportSet set = read_reports(o.inputs, read);
+    report_rejected(set.rejected);
+    const Matrix m = build_matrix(set, by);
+    std::string text;
+    if (o.format == "terminal") {
+        text = render_matrix_terminal(m, colour_wanted(o.output));
+    } else if (o.format == "markdown") {
+        text = render_matrix_markdown(m);
+    } else if (o.format == "csv") {
+        text = render_matrix_csv(m);
+    } else if (o.format == "json") {
+        text = matrix_to_json(m).dump(2) + "\n";
+    } else if (o.format == "junit") {
+        text = render_matrix_junit(m);
+    } else if (o.format == "prometheus") {
+        text = render_matrix_prometheus(m);
+    } else {
+        text = render_html(m, set);
+    }
+    const int written = write_output(text, o.output);
+    return written != 0 ? written : matrix_exit_code(m);
+}
+
+struct RenderOptions {
+    std::string report;
+    std::string format = "terminal";
+    std::string output;
+};
+
+int run_render(const RenderOptions& o) {
+    std::string error;
+    const auto doc = load_report(o.report, error);
+    if (!doc) {
+        std::cerr << "gpuconform render: " << o.report << ": " << error << "\n";
+        return 2;
+    }
+    const std::string text = render_report(*doc, o.format, colour_wanted(o.output), o.report);
+    return write_output(text, o.output);
+}
+
+void add_render(CLI::App& app, int& exit_code) {
+    auto o = std::make_shared<RenderOptions>();
+    CLI::App* cmd = app.add_subcommand("render", "Show one run report in another format");
+    cmd->add_option("report", o->report, "report JSON file written by `gpuconform run`")->required();
+    cmd->add_option("-f,--format", o->format, "terminal|markdown|csv|json|junit|prometheus|html")
+        ->check(CLI::IsMember(k_formats));
+    cmd->add_option("-o,--output", o->output, "write here instead of stdout");
+    cmd->footer("Exit status: 0 rendered; 2 the report could not be read.");
+    cmd->callback([o, &exit_code] { exit_code = run_render(*o); });
+}
+
+void add_matrix(CLI::App& app, int& exit_code) {
+    auto o = std::make_shared<MatrixOptions>();
+    CLI::App* cmd = app.add_subcommand("matrix", "Roll many reports up into a check x group matrix");
+    cmd->add_option("paths", o->inputs, "report files and folders (searched recursively for *.json)")->required();
+    cmd->add_option("--by", o->by, "group keys, comma-separated: distro,kernel,driver,runtime,torch,gpu,host")
+        ->capture_default_str();
+    cmd->add_option("-f,--format", o->format, "terminal|markdown|csv|json|junit|prometheus|html")
+        ->check(CLI::IsMember(k_formats))
+        ->capture_default_str();
+    cmd->add_option("-o,--output", o->output, "write here instead of stdout");
+    cmd->add_option("-j,--threads", o->threads, "parser threads (default: one per core)");
+    cmd->footer(k_exit_help);
+    cmd->callback([o, &exit_code] { exit_code = run_matrix(*o); });
+}
+
+}  // namespace
+
+void add_rollup_commands(CLI::App& app, int& exit_code) {
+    add_render(app, exit_code);
+    add_matrix(app, exit_code);
+    add_diff_command(app, exit_code);
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,12 @@
+// The roll-up subcommands of the gpuconform executable: render, matrix, diff.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace gpuconform {
+
+// Adds `render`, `matrix` and `diff` to `app`. When one of them runs, its exit status is
+// written to `exit_code` (see reports/README.md "Exit status").
+void add_rollup_commands(CLI::App& app, int& exit_code);
+
+}  // namespace gpuconform
