@@ -1,4 +1,4 @@
-# Install script for directory: /tmp/simsrc/python_tests
+# Install script for directory: /work/main/python_tests
 
 # Set the install prefix
 if(NOT DEFINED CMAKE_INSTALL_PREFIX)

@@ -85,3 +85,25 @@ TEST_F(HostileViews, HtmlChartsBandwidthAndTimeline) {
 
 }  // namespace
 }  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+TEST(HtmlCharts, SizesInBytesOrBinaryUnitsPlaceTheSamePoint) {
+    test::ScratchDir dir("charts");
+    dir.write("a.json", test::make_report("r1", "h1", "D", "G",
+                                          {{"async.copy.bandwidth", "info", 0,
+                                            {{"bw_pinned_H2D_1MiB", 10.0}, {"bw_pinned_H2D_268435456", 50.0},
+                                             {"not_a_size_xMiB", 1.0}}}})
+                            .dump());
+    ReadOptions o;
+    o.measurements = true;
+    const ReportSet set = read_reports({dir.path()}, o);
+    const std::string out = bandwidth_charts_html(build_matrix(set, k_default_group_keys), set);
+    EXPECT_NE(out.find("<title>bw_pinned_H2D 1M: 10.00 GB/s"), std::string::npos) << out;
+    EXPECT_NE(out.find("<title>bw_pinned_H2D 256M: 50.00 GB/s"), std::string::npos) << out;
+    EXPECT_EQ(out.find("not_a_size"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuconform

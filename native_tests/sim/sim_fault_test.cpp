@@ -50,7 +50,7 @@ TEST_P(SimFaultKnob, TripsItsOwnProbeAndNoOther) {
         if (poisons(fault) && p.fault != fault) {
             continue;
         }
-        auto b = make_sim("pinned_gbps=1" + (fault.empty() ? std::string() : ";fault=" + fault));
+        auto b = make_sim("pinned_gbps=0.25" + (fault.empty() ? std::string() : ";fault=" + fault));
         ASSERT_NE(b, nullptr);
         EXPECT_EQ(p.run(*b), hits.contains(p.fault)) << "probe " << p.fault << " with fault '" << fault << "'";
     }  // destroying the backend joins its workers, even with a hung kernel
@@ -75,7 +75,7 @@ TEST(SimFaultKnobDeathTest, CrashRaisesSigsegvAtTheFirstLaunch) {
 }
 
 TEST(SimFaultKnob, FaultOnOneDeviceLeavesTheOtherConforming) {
-    auto b = make_sim("devices=2;pinned_gbps=1;fault.1=launch_blocks");
+    auto b = make_sim("devices=2;fault.1=launch_blocks");
     ASSERT_NE(b, nullptr);
     EXPECT_FALSE(probe_launch_blocks(*b));
     ASSERT_TRUE(b->set_device(1).ok());

@@ -19,6 +19,13 @@ namespace gpuconform {
 
 namespace {
 
+// The node holding the page at `p` (move_pages with no target nodes only reports), or -1.
+int page_node(void* p) {
+    void* pages[1] = {p};
+    int status[1] = {-1};
+    return syscall(SYS_move_pages, 0, 1, pages, nullptr, status, 0) == 0 ? status[0] : -1;
+}
+
 // Anonymous memory bound to one node, touched (so its pages exist there) and registered.
 class BoundHost {
 public:
@@ -40,6 +47,11 @@ public:
             throw SkipCheck(fmt::format("cannot bind host memory to NUMA node {}: {}", node, std::strerror(err)));
         }
         std::memset(m_ptr, 0, bytes);
+        if (const int seen = page_node(static_cast<char*>(m_ptr) + bytes / 2); seen != node) {
+            munmap(m_ptr, bytes);
+            m_ptr = nullptr;
+            throw SkipCheck(fmt::format("memory bound to NUMA node {} landed on node {}: no comparison", node, seen));
+        }
         GC_CHECK(b.host_register(m_ptr, bytes));
         m_registered = true;
     }

@@ -13,13 +13,18 @@ namespace {
 // A spin timed by events as less than this share of its known length: the events are not timing it.
 constexpr double k_min_event_share = 0.5;
 
-// Both spins at once; B waits a start event recorded on A, so both begin together.
-double both_ms(Backend& b, StreamHandle a, StreamHandle k, std::uint64_t spin_ns) {
+// Both spins at once; B waits a start event recorded on A, so both begin together. *together is
+// false when a launch returned only after its kernel had finished: then nothing could overlap.
+double both_ms(Backend& b, StreamHandle a, StreamHandle k, std::uint64_t spin_ns, bool* together) {
     async::Event start(b), end_a(b), end_b(b);
     GC_CHECK(b.event_record(start, a));
     GC_CHECK(b.stream_wait_event(k, start));
     GC_CHECK(b.launch_spin(a, spin_ns));
     GC_CHECK(b.launch_spin(k, spin_ns));
+    bool a_done = false, k_done = false;
+    GC_CHECK(b.stream_query(a, &a_done));
+    GC_CHECK(b.stream_query(k, &k_done));
+    *together = !a_done && !k_done;
     GC_CHECK(b.event_record(end_a, a));
     GC_CHECK(b.event_record(end_b, k));
     GC_CHECK(b.stream_synchronize(a));
@@ -41,39 +46,19 @@ void run(CheckContext& ctx, CheckResult& r) {
     async::Stream a(b, StreamKind::NonBlocking);
     async::Stream k(b, StreamKind::NonBlocking);
     async::warm_up(b, a);
-    std::vector<double> ta, tb, tboth, ratios;
-    bool consistent = true;
+    async::OverlapRuns o;
     for (int i = 0; i < (ctx.options.quick ? 2 : 3); ++i) {
-        ta.push_back(async::event_time_ms(b, a, [&] { GC_CHECK(b.launch_spin(a, spin_ns)); }));
-        tb.push_back(async::event_time_ms(b, k, [&] { GC_CHECK(b.launch_spin(k, spin_ns)); }));
-        tboth.push_back(both_ms(b, a, k, spin_ns));
-        const auto ratio = async::overlap_ratio(ta.back(), tb.back(), tboth.back());
-        consistent = consistent && ratio.has_value() && std::min(ta.back(), tb.back()) >= k_min_event_share * spin_ms;
-        ratios.push_back(ratio.value_or(0));
+        const double ta = async::event_time_ms(b, a, [&] { GC_CHECK(b.launch_spin(a, spin_ns)); });
+        const double tb = async::event_time_ms(b, k, [&] { GC_CHECK(b.launch_spin(k, spin_ns)); });
+        bool together = false;
+        const double both = both_ms(b, a, k, spin_ns, &together);
+        o.add(ta, tb, both, together, std::min(ta, tb) >= k_min_event_share * spin_ms);
     }
-    r.measurements.push_back(summarize("kernel_a_alone_ms", "ms", ta));
-    r.measurements.push_back(summarize("kernel_b_alone_ms", "ms", tb));
-    r.measurements.push_back(summarize("both_ms", "ms", tboth));
-    r.measurements.push_back(summarize("overlap_ratio", "ratio", ratios));
-    const double ratio = median(ratios);
-    const std::string figures =
-        fmt::format("alone {:.2f} and {:.2f} ms, together {:.2f} ms", median(ta), median(tb), median(tboth));
-    if (!consistent) {
-        r.status = Status::Error;
-        r.summary = fmt::format("could not judge: event timings of {:.0f} ms spins are inconsistent ({}); see "
-                                "async.event.timing_accuracy",
-                                spin_ms, figures);
-    } else if (ratio >= min_ratio) {
-        r.status = Status::Pass;
-        r.summary = fmt::format("two {:.0f} ms kernels on two streams overlapped {:.0f}% ({})", spin_ms, ratio * 100,
-                                figures);
-    } else {
-        r.status = Status::Fail;
-        r.summary = fmt::format("two {:.0f} ms kernels on two streams overlapped only {:.0f}% (need {:.0f}%): {}",
-                                spin_ms, ratio * 100, min_ratio * 100, figures);
-        r.remediation = "kernels on separate streams serialize: check CUDA_LAUNCH_BLOCKING, AMD_SERIALIZE_KERNEL, "
-                        "CUDA_DEVICE_MAX_CONNECTIONS=1, MPS or a profiler forcing serialization";
-    }
+    o.record(r, "kernel_a", "kernel_b");
+    async::judge_overlap(r, o, min_ratio, fmt::format("two {:.0f} ms kernels on two streams", spin_ms),
+                         "async.launch.returns_early",
+                         "kernels on separate streams serialize: check CUDA_LAUNCH_BLOCKING, AMD_SERIALIZE_KERNEL, "
+                         "CUDA_DEVICE_MAX_CONNECTIONS=1, MPS or a profiler forcing serialization");
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ struct Depth {
     bool full = false;      // a launch blocked until the gate ended
     int noise = 0;          // slow launches that returned while the gate still ran
     double blocked_ms = 0;  // how long the blocking launch took
-    std::vector<double> quick_us;
+    std::vector<double> call_us;
 };
 
 Depth fill_queue(Backend& b, StreamHandle s, double gate_ms, double blocked_ms, int cap) {
@@ -36,7 +36,7 @@ Depth fill_queue(Backend& b, StreamHandle s, double gate_ms, double blocked_ms, 
             break;
         }
         d.noise += c == async::LaunchClass::Noise ? 1 : 0;
-        d.quick_us.push_back((end - start) * 1e3);
+        d.call_us.push_back((end - start) * 1e3);
         ++d.launches;
     }
     GC_CHECK(b.stream_synchronize(s));
@@ -52,7 +52,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     async::warm_up(b, s);
     const Depth d = fill_queue(b, s, gate_ms, blocked_ms, cap);
     r.measurements.push_back(async::single("queued_launches", d.launches, "launches"));
-    r.measurements.push_back(summarize("launch_call_us", "us", d.quick_us));
+    r.measurements.push_back(summarize("launch_call_us", "us", d.call_us));
     r.facts["queue_full"] = d.full;
     r.facts["slow_launches_while_gate_ran"] = d.noise;
     r.status = Status::Info;

@@ -27,10 +27,7 @@ void run(CheckContext& ctx, CheckResult& r) {
                         "nothing builds with --default-stream per-thread, and report the driver/runtime versions";
         break;
     default:
-        r.summary = fmt::format("could not judge: the tiny kernel took {:.1f} ms behind a {:.0f} ms kernel, yet the "
-                                "long kernel's stream was not in the expected state (see facts.trials)",
-                                t.tiny_median_ms, t.long_ms);
-        r.remediation = "rerun on an otherwise idle device; raise long_ms in a --profile file if the host is slow";
+        async::explain_undecided(t, r);
         break;
     }
 }
@@ -41,7 +38,7 @@ CheckDef make_async_stream_legacy_default_sync() {
     CheckDef d;
     d.id = "async.stream.legacy_default_sync";
     d.layer = "async";
-    d.description = "a kernel on the legacy default stream waits for a long kernel on a blocking stream";
+    d.description = "A kernel on the legacy default stream waits for a long kernel on a blocking stream";
     d.scope = Scope::Device;
     d.timeout_s = 15;
     d.run = run;

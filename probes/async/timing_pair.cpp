@@ -3,14 +3,20 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
 
 namespace gpuconform::async {
 
 namespace {
 constexpr std::uint64_t k_tiny_ns = 1000;
+// The tiny kernel is launched this share of the long spin after it, so the long one is surely
+// running: a tiny kernel that ran first would show nothing about ordering.
+constexpr double k_settle_share = 0.1;
 constexpr std::uint64_t k_no_readback = ~0ull;
 // The pair cannot finish sooner than its longer half; below this share of it the events lie.
-constexpr double k_min_both_share = 0.9;
+constexpr double k_min_both_share = 0.5;
 }  // namespace
 
 MismatchCounter::MismatchCounter(Backend& b, StreamHandle stream)
@@ -45,11 +51,15 @@ BehindLong measure_behind_long(Backend& b, StreamHandle long_stream, StreamHandl
     GC_CHECK(b.device_synchronize());  // start from an idle device, legacy stream included
     BehindLong m;
     m.long_ms = long_ms;
+    const auto launched = Clock::now();
     GC_CHECK(b.launch_spin(long_stream, static_cast<std::uint64_t>(long_ms * 1e6)));
+    m.long_launch_ms = ms_since(launched);
+    std::this_thread::sleep_until(launched + std::chrono::duration<double, std::milli>(k_settle_share * long_ms));
     const auto t0 = Clock::now();
     GC_CHECK(b.launch_spin(tiny_stream, k_tiny_ns));
     GC_CHECK(b.stream_synchronize(tiny_stream));
     m.tiny_ms = ms_since(t0);
+    m.done_ms = ms_since(launched);
     bool done = false;
     GC_CHECK(b.stream_query(long_stream, &done));
     m.long_busy = !done;
@@ -70,7 +80,10 @@ std::string to_string(WaitOutcome o) {
 }
 
 WaitOutcome classify_wait(const BehindLong& m, double wait_min_ratio) {
-    const bool slow = m.tiny_ms >= wait_min_ratio * m.long_ms;
+    if (m.long_launch_ms >= wait_min_ratio * m.long_ms) {
+        return WaitOutcome::Undecided;  // the long launch itself blocked: nothing ran behind it
+    }
+    const bool slow = m.done_ms >= wait_min_ratio * m.long_ms;
     if (slow && !m.long_busy) {
         return WaitOutcome::Waited;
     }
@@ -106,7 +119,12 @@ OrderingTrials run_ordering_trials(const CheckContext& ctx, CheckResult& r, Stre
         const BehindLong m = measure_behind_long(*ctx.backend, long_stream, tiny_stream, t.long_ms);
         outcomes.push_back(classify_wait(m, ratio));
         tiny.push_back(m.tiny_ms);
-        seen.push_back({{"tiny_ms", m.tiny_ms}, {"long_busy", m.long_busy}, {"outcome", to_string(outcomes.back())}});
+        seen.push_back({{"tiny_ms", m.tiny_ms},
+                        {"done_after_long_launch_ms", m.done_ms},
+                        {"long_launch_ms", m.long_launch_ms},
+                        {"long_busy", m.long_busy},
+                        {"outcome", to_string(outcomes.back())}});
+        t.long_launch_blocked = t.long_launch_blocked || m.long_launch_ms >= ratio * t.long_ms;
         t.waited += outcomes.back() == WaitOutcome::Waited ? 1 : 0;
         t.independent += outcomes.back() == WaitOutcome::Independent ? 1 : 0;
     }
@@ -119,12 +137,70 @@ OrderingTrials run_ordering_trials(const CheckContext& ctx, CheckResult& r, Stre
     return t;
 }
 
+void explain_undecided(const OrderingTrials& t, CheckResult& r) {
+    if (t.long_launch_blocked) {
+        r.summary = fmt::format("could not judge: launching the {:.0f} ms kernel blocked until it had finished, so "
+                                "nothing ran behind it; see async.launch.returns_early",
+                                t.long_ms);
+        r.remediation = "kernel launches are synchronous here: unset CUDA_LAUNCH_BLOCKING / HIP_LAUNCH_BLOCKING / "
+                        "AMD_SERIALIZE_KERNEL";
+        return;
+    }
+    r.summary = fmt::format("could not judge: the tiny kernel took {:.1f} ms beside a {:.0f} ms kernel, yet the long "
+                            "kernel's stream was not in the expected state (see facts.trials)",
+                            t.tiny_median_ms, t.long_ms);
+    r.remediation = "rerun on an otherwise idle device; raise long_ms in a --profile file if the host is slow";
+}
+
 std::optional<double> overlap_ratio(double t_a_ms, double t_b_ms, double t_both_ms) {
     const double shorter = std::min(t_a_ms, t_b_ms);
     if (shorter <= 0 || t_both_ms < k_min_both_share * std::max(t_a_ms, t_b_ms)) {
         return std::nullopt;
     }
     return (t_a_ms + t_b_ms - t_both_ms) / shorter;
+}
+
+void OverlapRuns::add(double a, double b, double both, bool queued_together, bool plausible) {
+    a_ms.push_back(a);
+    b_ms.push_back(b);
+    both_ms.push_back(both);
+    const auto ratio = overlap_ratio(a, b, both);
+    ratios.push_back(ratio.value_or(0));
+    consistent = consistent && plausible && ratio.has_value();
+    together = together && queued_together;
+}
+
+void OverlapRuns::record(CheckResult& r, const std::string& a_name, const std::string& b_name) const {
+    r.measurements.push_back(summarize(a_name + "_alone_ms", "ms", a_ms));
+    r.measurements.push_back(summarize(b_name + "_alone_ms", "ms", b_ms));
+    r.measurements.push_back(summarize("both_ms", "ms", both_ms));
+    r.measurements.push_back(summarize("overlap_ratio", "ratio", ratios));
+    r.facts["queued_together"] = together;
+}
+
+void judge_overlap(CheckResult& r, const OverlapRuns& o, double min_ratio, const std::string& what,
+                   const std::string& serial_hint, const std::string& remediation) {
+    const double ratio = median(o.ratios);
+    const std::string figures = fmt::format("alone {:.2f} and {:.2f} ms, together {:.2f} ms", median(o.a_ms),
+                                            median(o.b_ms), median(o.both_ms));
+    if (!o.together) {
+        r.status = Status::Error;
+        r.summary = "could not judge: a call returned only after its own work had finished, so nothing could "
+                    "overlap; see " + serial_hint;
+    } else if (!o.consistent) {
+        r.status = Status::Error;
+        r.summary = fmt::format("could not judge: event timings are inconsistent ({}); see "
+                                "async.event.timing_accuracy",
+                                figures);
+    } else if (ratio >= min_ratio) {
+        r.status = Status::Pass;
+        r.summary = fmt::format("{} overlapped {:.0f}% ({})", what, ratio * 100, figures);
+    } else {
+        r.status = Status::Fail;
+        r.summary = fmt::format("{} overlapped only {:.0f}% (need {:.0f}%): {}", what, ratio * 100, min_ratio * 100,
+                                figures);
+        r.remediation = remediation;
+    }
 }
 
 int scaling_limit(const std::vector<std::pair<int, double>>& concurrency_by_streams, double min_ratio) {

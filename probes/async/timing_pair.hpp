@@ -33,13 +33,16 @@ Measurement single(const std::string& name, double value, const std::string& uni
 
 // --- a tiny kernel behind a long one (stream_*.cpp) ---
 struct BehindLong {
-    double long_ms = 0;      // the long spin asked for
-    double tiny_ms = 0;      // host time from the tiny launch until its stream synchronized
-    bool long_busy = false;  // the long spin's stream still had work once the tiny kernel was done
+    double long_ms = 0;         // the long spin asked for
+    double long_launch_ms = 0;  // how long the long spin's launch call took (host clock)
+    double tiny_ms = 0;         // host time from the tiny launch until its stream synchronized
+    double done_ms = 0;         // host time from the long launch until the tiny kernel was done
+    bool long_busy = false;     // the long spin's stream still had work once the tiny kernel was done
 };
 
-// Long spin on `long_stream`, then a tiny kernel on `tiny_stream`. Completion is read with stream
-// synchronize and query, not events, so these checks do not depend on events working.
+// Long spin on `long_stream`, a pause so it is surely running, then a tiny kernel on `tiny_stream`.
+// Completion is read with stream synchronize and query, not events, so these checks do not
+// depend on events working.
 BehindLong measure_behind_long(Backend& b, StreamHandle long_stream, StreamHandle tiny_stream, double long_ms);
 
 enum class WaitOutcome {
@@ -63,14 +66,34 @@ struct OrderingTrials {
     int trials = 0;
     int waited = 0;
     int independent = 0;
+    bool long_launch_blocked = false;  // a long spin's launch returned only once it had finished
 };
 OrderingTrials run_ordering_trials(const CheckContext& ctx, CheckResult& r, StreamHandle long_stream,
                                    StreamHandle tiny_stream, bool expect_wait);
+// Summary and remediation for an ordering check that could not judge (status error).
+void explain_undecided(const OrderingTrials& t, CheckResult& r);
 
 // --- concurrency and overlap (stream_many_streams.cpp, overlap_*.cpp) ---
 // (t_a + t_b - t_both) / min(t_a, t_b): 1 is full overlap, 0 none. nullopt when the figures
 // cannot be right (a time <= 0, or the pair finishing much sooner than its longer half).
 std::optional<double> overlap_ratio(double t_a_ms, double t_b_ms, double t_both_ms);
+
+// The runs of an overlap check: each work alone (a, b), then both at once.
+struct OverlapRuns {
+    std::vector<double> a_ms, b_ms, both_ms, ratios;
+    bool consistent = true;  // every run's figures were possible (see overlap_ratio)
+    bool together = true;    // every run queued both works before either had finished
+
+    // plausible: false when the caller knows the figures cannot be right (a known spin timed short).
+    void add(double a, double b, double both, bool queued_together, bool plausible = true);
+    void record(CheckResult& r, const std::string& a_name, const std::string& b_name) const;
+};
+
+// Error when the runs are no evidence (not together, inconsistent), else pass or fail against
+// min_ratio. `what` names the pair ("a 64 MiB pinned copy and a kernel"); `serial_hint` says
+// which check covers calls that block; `remediation` what to change when they do not overlap.
+void judge_overlap(CheckResult& r, const OverlapRuns& o, double min_ratio, const std::string& what,
+                   const std::string& serial_hint, const std::string& remediation);
 
 // The largest stream count, scanning upward, before concurrency first drops below ratio x n.
 int scaling_limit(const std::vector<std::pair<int, double>>& concurrency_by_streams, double min_ratio);

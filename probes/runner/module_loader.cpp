@@ -21,7 +21,7 @@ std::string executable_dir() {
 std::vector<std::string> module_search_dirs() {
     std::vector<std::string> dirs;
     if (const char* env = std::getenv("GPUCONFORM_MODULE_DIR"); env != nullptr && *env != '\0') {
-        dirs.emplace_back(env);
+        return {env};  // an explicit folder replaces the defaults, so a test or a fleet knows what loads
     }
     const auto exe = executable_dir();
     dirs.push_back(exe + "/backends");

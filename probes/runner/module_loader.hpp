@@ -16,8 +16,8 @@ struct LoadedBackend {
     std::unique_ptr<Backend> backend;
 };
 
-// Where modules are looked for, in order: $GPUCONFORM_MODULE_DIR, <exe dir>/backends,
-// <exe dir>/../lib/gpuconform (after `cmake --install`).
+// Where modules are looked for: $GPUCONFORM_MODULE_DIR alone when set; else <exe dir>/backends,
+// then <exe dir>/../lib/gpuconform (after `cmake --install`).
 std::vector<std::string> module_search_dirs();
 std::string executable_dir();
 

@@ -51,8 +51,7 @@ std::vector<const CheckDef*> select_checks(const RunRequest& req) {
 
 CheckResult run_host_check(const CheckDef& def, const Environment& env, const Profile& profile,
                            const RunOptions& options, const BackendInfo* info) {
-    CheckContext ctx{env, profile, options};
-    ctx.backend_info = info;
+    CheckContext ctx{env, profile, options, nullptr, info, -1, {}};
     CheckResult r = run_check_in_process(def, ctx);
     if (info != nullptr) {
         r.backend = info->name;
@@ -128,6 +127,7 @@ int run_suite(const RunRequest& req) {
 
     RunOptions options;
     options.quick = req.quick;
+    options.timeout_override_s = req.check_timeout_s;
     const auto checks = select_checks(req);
     auto record = [&](CheckResult r) {
         view.result(r);

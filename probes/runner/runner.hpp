@@ -21,6 +21,7 @@ struct RunRequest {
     bool strict = false;
     bool quiet = false;
     bool quick = false;
+    double check_timeout_s = 0;            // > 0: overrides every device check's own limit
     std::vector<std::string> command_line;
 };
 

@@ -111,10 +111,7 @@ void worker_child_main(const WorkerSetup& setup, int in_fd, int out_fd) {
         }
         const CheckDef* def = find_check(request.at("check").get<std::string>());
         const int device = request.value("device", 0);
-        CheckContext ctx{*setup.env, *setup.profile, *setup.options_run};
-        ctx.backend = loaded.backend.get();
-        ctx.backend_info = &info;
-        ctx.device = device;
+        CheckContext ctx{*setup.env, *setup.profile, *setup.options_run, loaded.backend.get(), &info, device, {}};
         if (device >= 0 && device < static_cast<int>(info.devices.size())) {
             ctx.props = info.devices[static_cast<std::size_t>(device)];
         }

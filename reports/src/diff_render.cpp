@@ -164,7 +164,7 @@ void add_diff_command(CLI::App& app, int& exit_code) {
     cmd->add_option("base", o->base, "BASE: a report, a folder, or a filter key=glob[,key=glob] (keys: distro, kernel, "
                                      "driver, runtime, torch, gpu, host) applied to --in")->required();
     cmd->add_option("new", o->now, "NEW: same forms as BASE")->required();
-    cmd->add_option("--in", o->in, "reports and folders that filters select from");
+    cmd->add_option("--in", o->in, "a report or folder that filters select from (repeatable)")->allow_extra_args(false);
     cmd->add_option("--tolerances", o->tolerances, "YAML of per-measurement tolerances (reports/examples/tolerances.yaml); "
                                                    "default: 10% relative for every measurement");
     cmd->add_option("-f,--format", o->format, "terminal|markdown|json")->check(CLI::IsMember({"terminal", "markdown", "json"}));

@@ -22,14 +22,24 @@ constexpr double k_bottom = 30;
 constexpr double k_top = 10;
 constexpr double k_plot_width = 260;
 
-// Splits "h2d_pinned_bw_268435456" into ("h2d_pinned_bw", 268435456); size 0 when no suffix.
+// Splits "h2d_pinned_bw_268435456" into ("h2d_pinned_bw", 268435456) and "bw_pinned_H2D_1MiB"
+// into ("bw_pinned_H2D", 1048576); size 0 when the name carries no size.
 std::pair<std::string, std::uint64_t> series_and_size(const std::string& name) {
     const std::size_t us = name.rfind('_');
-    if (us == std::string::npos || us + 1 == name.size() ||
-        !std::all_of(name.begin() + static_cast<long>(us) + 1, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    if (us == std::string::npos) {
         return {name, 0};
     }
-    return {name.substr(0, us), std::stoull(name.substr(us + 1))};
+    const std::string tail = name.substr(us + 1);
+    std::size_t digits = 0;
+    while (digits < tail.size() && std::isdigit(static_cast<unsigned char>(tail[digits]))) {
+        ++digits;
+    }
+    const std::string unit = tail.substr(digits);
+    const int shift = unit.empty() || unit == "B" ? 0 : unit == "KiB" ? 10 : unit == "MiB" ? 20 : unit == "GiB" ? 30 : -1;
+    if (digits == 0 || digits > 12 || shift < 0) {
+        return {name, 0};
+    }
+    return {name.substr(0, us), std::stoull(tail.substr(0, digits)) << shift};
 }
 
 std::string size_label(std::uint64_t bytes) {
@@ -73,7 +83,10 @@ std::string chart_svg(const std::string& title, const Series& series) {
             svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"><title>{} {}: {:.2f} GB/s</title></circle>",
                                x(size), y(v), k_palette[i % k_palette.size()], xml_escape(name), size_label(size), v);
         }
-        svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" points=\"{}\"/>", k_palette[i % k_palette.size()], pts);
+        // Pageable dashed, pinned solid: the comparison people look for first.
+        const bool pageable = name.find("pageable") != std::string::npos;
+        svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"{} points=\"{}\"/>",
+                           k_palette[i % k_palette.size()], pageable ? " stroke-dasharray=\"5,3\"" : "", pts);
         svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>", k_left + k_plot_width + 12, k_top + 14 * (i + 1),
                            k_palette[i % k_palette.size()], xml_escape(name));
         ++i;

@@ -29,7 +29,7 @@ constexpr const char* k_js = R"js(
     var shown = {};
     document.querySelectorAll('#status-filter input').forEach(function (box) { shown[box.value] = box.checked; });
     var group = document.getElementById('group-filter').value;
-    document.querySelectorAll('#matrix [data-col]').forEach(function (el) {
+    document.querySelectorAll('[data-col]').forEach(function (el) {
       el.hidden = group !== 'all' && el.getAttribute('data-col') !== group;
     });
     var rows = 0;
@@ -43,10 +43,17 @@ constexpr const char* k_js = R"js(
     });
     document.getElementById('shown-count').textContent = String(rows);
   }
+  // A link to a host opens its drill-down.
+  function openTarget() {
+    var el = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    if (el && el.tagName === 'DETAILS') { el.open = true; }
+  }
   document.querySelectorAll('#status-filter input, #group-filter').forEach(function (el) {
     el.addEventListener('change', apply);
   });
+  window.addEventListener('hashchange', openTarget);
   apply();
+  openTarget();
 })();
 )js";
 

@@ -19,7 +19,8 @@ inline constexpr std::size_t k_html_hosts_per_cell = 50;
 std::string render_html(const Matrix& m, const ReportSet& set);
 
 // Charts (html_charts.cpp). A bandwidth series is every measurement with unit "GB/s" whose
-// name ends in "_<bytes>", e.g. h2d_pinned_bw_268435456 → series "h2d_pinned_bw", x = 256 MiB.
+// name ends in "_<size>", size in bytes or with a KiB/MiB/GiB suffix:
+// bw_pinned_H2D_256MiB and bw_pinned_H2D_268435456 are both series "bw_pinned_H2D" at 256 MiB.
 std::string bandwidth_charts_html(const Matrix& m, const ReportSet& set);
 // facts.timeline intervals [{label,start_ms,end_ms}] of the first runs that carry them.
 std::string timeline_charts_html(const ReportSet& set);

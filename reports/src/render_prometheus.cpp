@@ -62,8 +62,11 @@ std::string render_matrix_prometheus(const Matrix& m) {
                 continue;
             }
             for (const Status s : k_statuses) {
-                out += fmt::format("gpuconform_matrix_results{{{}{},{}}} {}\n", label("check", m.rows[r]), group,
-                                   label("status", to_string(s)), cell.counts[severity(s)]);
+                // Only statuses seen: with 6 statuses × checks × groups, zeros would be most of the file.
+                if (cell.counts[severity(s)] > 0) {
+                    out += fmt::format("gpuconform_matrix_results{{{}{},{}}} {}\n", label("check", m.rows[r]), group,
+                                       label("status", to_string(s)), cell.counts[severity(s)]);
+                }
             }
         }
     }

@@ -14,7 +14,8 @@ namespace gpuconform {
 // device,name,unit,gpu,distro,host} per measured value.
 std::string render_report_prometheus(const nlohmann::json& report);
 
-// A roll-up: gpuconform_matrix_results{check,<group keys>,status} = how many results.
+// A roll-up: gpuconform_matrix_results{check,<group keys>,status} = how many results, for
+// each status seen (absent means none).
 std::string render_matrix_prometheus(const Matrix& m);
 
 }  // namespace gpuconform

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scan_prefilter.hpp"
+
 namespace gpuconform {
 
 std::optional<GroupKey> group_key_from_string(std::string_view s) {
@@ -24,8 +26,9 @@ using Json = nlohmann::json;
 // Tracks where in the document each SAX event is, and keeps only the fields the roll-up reads.
 class ScanHandler : public nlohmann::json_sax<Json> {
 public:
-    explicit ScanHandler(bool want_measurements) : m_want_measurements(want_measurements) {}
+    ScanHandler(bool want_measurements, std::size_t text_size) : size(text_size), m_want_measurements(want_measurements) {}
 
+    std::size_t size;  // of the text parsed: an error at its end means the text stopped early
     ScannedReport report;
     std::string schema;
     std::string schema_version;
@@ -58,7 +61,7 @@ public:
         return true;
     }
     bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& e) override {
-        error = (pos <= 1 ? "empty or not JSON: " : "not valid JSON (truncated?): ") + std::string(e.what());
+        error = (pos >= size ? "not valid JSON (truncated?): " : "not valid JSON: ") + std::string(e.what());
         return false;
     }
 
@@ -211,8 +214,18 @@ std::string check_header(const ScanHandler& h) {
 }  // namespace
 
 std::optional<ScannedReport> scan_report(std::string_view text, bool want_measurements, std::string& error) {
-    ScanHandler h(want_measurements);
-    const bool ok = Json::sax_parse(text.begin(), text.end(), &h, nlohmann::detail::input_format_t::json, true);
+    thread_local std::string reduced;
+    const bool complete = prefilter_report(text, want_measurements, reduced);
+    if (reduced.empty()) {
+        error = "empty: no JSON text";
+        return std::nullopt;
+    }
+    if (!complete) {
+        error = "not valid JSON (truncated?): the text ends inside a value";
+        return std::nullopt;
+    }
+    ScanHandler h(want_measurements, reduced.size());
+    const bool ok = Json::sax_parse(reduced.begin(), reduced.end(), &h, nlohmann::detail::input_format_t::json, true);
     if (!ok) {
         error = h.error.empty() ? "not valid JSON" : h.error;
         return std::nullopt;

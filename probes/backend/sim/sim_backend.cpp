@@ -1,5 +1,6 @@
 // The simulated backend module: construction, shared helpers, device calls and the exported
-// entry points. Streams and events are in sim_streams.cpp, memory and kernels in sim_work.cpp.
+// entry points. Streams and events: sim_streams.cpp; memory and copies: sim_copies.cpp;
+// kernels: sim_kernels.cpp.
 #include "backend/sim/sim_backend.hpp"
 
 #include <cstdio>
@@ -72,9 +73,9 @@ SimDevice& SimBackend::device_of(const SimStream& stream) {
     return *m_devices[static_cast<std::size_t>(stream.device)];
 }
 
-TaskPtr SimBackend::enqueue(SimStream& stream, std::function<void()> work, std::vector<TaskPtr> deps) {
+TaskPtr SimBackend::enqueue(SimStream& stream, TaskSpec spec, std::vector<TaskPtr> deps) {
     const bool legacy_sync = !device_of(stream).faults.has(Fault::DefaultStreamNoSync);
-    return m_scheduler.enqueue(stream, std::move(work), std::move(deps), legacy_sync);
+    return m_scheduler.enqueue(stream, std::move(spec), std::move(deps), legacy_sync);
 }
 
 ApiResult SimBackend::wait_and_report(const TaskPtr& task) {
@@ -112,12 +113,11 @@ ApiResult SimBackend::device_props(int device, DeviceProps* props) {
     if (device < 0 || device >= static_cast<int>(m_devices.size())) {
         return fail(sim_error(SimError::InvalidDevice, "no simulated device " + std::to_string(device)));
     }
-    const FaultSet& faults = m_devices[static_cast<std::size_t>(device)]->faults;
     props->name = "gpuconform simulated device";
     props->arch = "sim";
     props->pci_bus_id = "";
     props->total_memory = k_sim_device_memory;
-    props->async_engine_count = faults.has(Fault::OneCopyEngine) ? 1 : 2;
+    props->async_engine_count = 2;  // one_copy_engine still claims two: the fault is the claim not holding
     props->concurrent_kernels = true;
     props->can_map_host_memory = true;
     props->multiprocessors = 8;

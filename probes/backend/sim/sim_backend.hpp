@@ -2,8 +2,9 @@
 // unless a fault knob (sim_options.hpp) says otherwise.
 //   streams     worker threads running queued tasks in order (sim_scheduler.hpp); handle 0/0x1
 //               is the current device's legacy stream, 0x2 the calling thread's own stream
-//   engines     kernels run concurrently; copies hold a copy engine (one H2D, one D2H) while
-//               they run; device-to-device copies take the kernel path
+//   engines     kernels run concurrently; copies occupy a copy engine (one H2D, one D2H) for
+//               their modelled time; device-to-device copies take the kernel path
+//   time        modelled (sim_scheduler.hpp): copies take bytes / bandwidth (sim_copy.hpp)
 //   kernels     spin sleeps `ns`; compute takes 1 ns per iteration; fill/verify do the work;
 //               a kernel touching memory that is neither device nor pinned faults (sticky
 //               simErrorIllegalAddress), as it would on a device
@@ -13,7 +14,7 @@
 //   pageable_d2h_early      pageable D2H returns at once; the data arrives later
 //   default_stream_no_sync  the legacy stream orders with nothing
 //   events_ignored          event_record stamps the host time of the call; stream_wait_event is a no-op
-//   one_copy_engine         both copy directions share one engine; async_engine_count is 1
+//   one_copy_engine         both copy directions share one engine, though async_engine_count still says 2
 //   no_overlap              one engine for everything: copies and kernels serialize across streams
 //   slow_link               host <-> device bandwidth divided by 8
 //   hang                    kernels never finish (until the backend is destroyed)
@@ -39,11 +40,12 @@ namespace gpuconform::sim {
 
 constexpr std::uint64_t k_sim_device_memory = std::uint64_t{16} << 30;
 
+// Engines are the modelled next-free times of sim_scheduler.hpp, guarded by the scheduler.
 struct SimDevice {
     FaultSet faults;
-    std::mutex h2d_engine;
-    std::mutex d2h_engine;
-    std::mutex only_engine;  // the one engine of a no_overlap device
+    Clock::time_point h2d_engine;
+    Clock::time_point d2h_engine;
+    Clock::time_point only_engine;  // the one engine of a no_overlap device
     StreamPtr legacy;
     std::uint64_t used_bytes = 0;
 };
@@ -106,11 +108,11 @@ private:
     SimDevice& device_of(const SimStream& stream);
     StreamPtr resolve_stream(StreamHandle handle);  // null for an unknown handle
     std::optional<SimEvent> event_snapshot(EventHandle handle);
-    TaskPtr enqueue(SimStream& stream, std::function<void()> work, std::vector<TaskPtr> deps = {});
+    TaskPtr enqueue(SimStream& stream, TaskSpec spec, std::vector<TaskPtr> deps = {});
     ApiResult wait_and_report(const TaskPtr& task);
     ApiResult synchronize_all();
     ApiResult free_range(RangeKind kind, void* ptr);
-    ApiResult launch(StreamHandle stream, std::function<void()> work);
+    ApiResult launch(StreamHandle stream, TaskSpec spec);
     std::function<void()> checked_kernel(std::vector<std::pair<const void*, std::size_t>> args,
                                          std::function<void()> body);
 

@@ -1,8 +1,17 @@
 // Streams as worker threads. Each stream runs its queued tasks in order; a task first waits for
 // its dependencies (other streams' tasks: events, the legacy stream's implicit ordering), then
 // runs. One mutex and one condition variable guard all of it: simple beats fast in a simulator.
+//
+// Time is modelled, not just measured: each task has a cost (a spin's ns, a copy's bytes over
+// bandwidth) and may reserve an engine. It starts at the latest of its enqueue time, the end of
+// the task before it, its dependencies' ends and its engine's next free time, and ends `cost`
+// later; the worker does the real work (memcpy, fill) and then sleeps until that end. Events
+// stamp the modelled end, so event timings follow the model even when a memcpy on a busy host
+// takes longer than the modelled link would; the host never sees a task finish before it.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -13,30 +22,9 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/sim/sim_task.hpp"
 
 namespace gpuconform::sim {
-
-using Clock = std::chrono::steady_clock;
-
-struct Task {
-    std::function<void()> work;  // empty for markers (event records, waits)
-    std::vector<std::shared_ptr<Task>> deps;
-    bool done = false;
-    Clock::time_point finished;  // when the stream reached past this task
-};
-using TaskPtr = std::shared_ptr<Task>;
-
-struct SimStream {
-    int device = 0;
-    bool legacy = false;
-    bool blocking = true;  // synchronizes with the legacy stream
-    std::deque<TaskPtr> queue;  // the front task stays queued while it runs
-    TaskPtr last;
-    bool retired = false;
-    bool exited = false;
-    std::thread worker;
-};
-using StreamPtr = std::shared_ptr<SimStream>;
 
 class Scheduler {
 public:
@@ -52,6 +40,7 @@ public:
             std::lock_guard lock(m_mutex);
             m_stopping = true;
         }
+        m_stopping_relaxed = true;
         m_cv.notify_all();
         for (auto& s : m_streams) {
             s->worker.join();
@@ -79,10 +68,11 @@ public:
 
     // Queues a task. With legacy_sync, adds the legacy-stream ordering of CUDA: legacy work
     // waits for earlier work on blocking streams of the device, blocking streams wait for it.
-    TaskPtr enqueue(SimStream& s, std::function<void()> work, std::vector<TaskPtr> deps, bool legacy_sync) {
+    TaskPtr enqueue(SimStream& s, TaskSpec spec, std::vector<TaskPtr> deps, bool legacy_sync) {
         auto t = std::make_shared<Task>();
-        t->work = std::move(work);
+        t->spec = std::move(spec);
         t->deps = std::move(deps);
+        t->enqueued = Clock::now();
         std::unique_lock lock(m_mutex);
         m_cv.wait(lock, [&] { return m_stopping || s.queue.size() < k_max_queued; });
         if (legacy_sync) {
@@ -138,10 +128,14 @@ public:
         return m_sticky;
     }
 
-    // Sleeps in a worker; wakes early only when the backend is being destroyed.
+    // Waits in a worker until `deadline`; wakes early only when the backend is being destroyed.
     void sleep_until(Clock::time_point deadline) {
+        constexpr auto k_busy = std::chrono::microseconds(100);  // sleeping would overshoot this
         std::unique_lock lock(m_mutex);
-        m_cv.wait_until(lock, deadline, [&] { return m_stopping; });
+        m_cv.wait_until(lock, deadline - k_busy, [&] { return m_stopping; });
+        lock.unlock();
+        while (Clock::now() < deadline && !m_stopping_relaxed.load(std::memory_order_relaxed)) {
+        }
     }
 
     // A kernel that never finishes (the `hang` fault) until the backend is destroyed.
@@ -164,19 +158,36 @@ private:
                 break;
             }
             const bool skip = !m_sticky.ok();
+            const Clock::time_point end = schedule(s, *t);
             lock.unlock();
-            if (!skip && t->work) {
-                t->work();
+            if (!skip) {
+                if (t->spec.work) {
+                    t->spec.work();
+                }
+                sleep_until(end);
             }
-            const auto finished = Clock::now();
             lock.lock();
             t->done = true;
-            t->finished = finished;
+            t->finished = end;
             t->deps.clear();  // chains of dependencies would otherwise keep every task alive
+            s.tail = end;
             s.queue.pop_front();
             m_cv.notify_all();
         }
         s.exited = true;
+    }
+
+    // The task's modelled end; reserves its engine until then.
+    static Clock::time_point schedule(const SimStream& s, const Task& t) {
+        Clock::time_point start = std::max(t.enqueued, s.tail);
+        for (const auto& d : t.deps) {
+            start = std::max(start, d->finished);
+        }
+        if (t.spec.engine != nullptr) {
+            start = std::max(start, *t.spec.engine);
+            *t.spec.engine = start + t.spec.cost;
+        }
+        return start + t.spec.cost;
     }
 
     static bool deps_done(const Task& t) {
@@ -222,6 +233,7 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
     bool m_stopping = false;
+    std::atomic<bool> m_stopping_relaxed{false};  // for busy-waits that do not take the mutex
     ApiResult m_sticky;
     std::vector<StreamPtr> m_streams;
 };

@@ -78,7 +78,7 @@ ApiResult SimBackend::stream_wait_event(StreamHandle stream, EventHandle event) 
     if (!e->recorded || device_of(*s).faults.has(Fault::EventsIgnored)) {
         return sim_ok();  // nothing recorded yet: nothing to wait for
     }
-    enqueue(*s, {}, {e->recorded});
+    enqueue(*s, TaskSpec{}, {e->recorded});
     return sim_ok();
 }
 
@@ -119,7 +119,7 @@ ApiResult SimBackend::event_record(EventHandle event, StreamHandle stream) {
         marker->done = true;
         marker->finished = Clock::now();
     } else {
-        marker = enqueue(*s, {});
+        marker = enqueue(*s, TaskSpec{});
     }
     std::lock_guard lock(m_state_mutex);
     if (const auto it = m_events.find(event); it != m_events.end()) {

@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include "core/profile.hpp"
+
+namespace gpuconform {
+namespace {
+
+const std::set<std::string> k_known{"async.copy.bandwidth", "async.overlap.copy_compute"};
+
+TEST(Profile, LaterLayersWinAndVendorBeatsDefaultsWithinALayer) {
+    Profile p = Profile::parse(R"(
+schema_version: 1
+defaults:
+  async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.7}
+vendors:
+  nvidia:
+    async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.8}
+archs:
+  sm_90:
+    async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.85}
+)", "builtin", k_known);
+    EXPECT_EQ(p.lookup("async.copy.bandwidth", "pcie_efficiency_min_ratio", "amd", "gfx90a"), 0.7);
+    EXPECT_EQ(p.lookup("async.copy.bandwidth", "pcie_efficiency_min_ratio", "nvidia", "sm_80"), 0.8);
+    EXPECT_EQ(p.lookup("async.copy.bandwidth", "pcie_efficiency_min_ratio", "nvidia", "sm_90"), 0.85);
+    // A user's plain default overrides the built-in vendor value: the user's file is a later layer.
+    p.merge(Profile::parse("defaults:\n  async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.5}\n", "user.yaml", k_known));
+    EXPECT_EQ(p.lookup("async.copy.bandwidth", "pcie_efficiency_min_ratio", "nvidia", "sm_90"), 0.5);
+    EXPECT_FALSE(p.lookup("async.copy.bandwidth", "missing_key", "nvidia", "sm_90").has_value());
+}
+
+struct BadProfile {
+    const char* text;
+    const char* must_mention;
+};
+
+class ProfileErrors : public ::testing::TestWithParam<BadProfile> {};
+
+TEST_P(ProfileErrors, NameFileLineAndField) {
+    try {
+        Profile::parse(GetParam().text, "fleet.yaml", k_known);
+        FAIL() << "accepted a bad profile";
+    } catch (const ProfileError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("fleet.yaml:"), std::string::npos) << message;
+        EXPECT_NE(message.find(GetParam().must_mention), std::string::npos) << message;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ProfileErrors,
+    ::testing::Values(BadProfile{"defaults:\n  async.copy.bandwidth: {a: [1\n", "syntax"},
+                      BadProfile{"defaults:\n  async.nope: {a: 1}\n", "async.nope"},
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: -0.5\n",
+                                 "defaults.async.copy.bandwidth.pcie_efficiency_min_ratio"},
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 70%\n", "plain number"},
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 12 GB/s\n", "unit"},
+                      BadProfile{"schema_version: 2\n", "schema_version"},
+                      BadProfile{"thresholds: {}\n", "unknown section"}));
+
+TEST(Profile, ErrorLineNumbersPointAtTheBadValue) {
+    try {
+        Profile::parse("defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: -1\n", "f.yaml", k_known);
+        FAIL();
+    } catch (const ProfileError& e) {
+        EXPECT_NE(std::string(e.what()).find("f.yaml:3"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -1,0 +1,46 @@
+// What the sim's streams run: tasks with a modelled cost, and the streams that queue them.
+// The scheduler (sim_scheduler.hpp) owns the ordering and the clock; these are plain data
+// guarded by its mutex.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace gpuconform::sim {
+
+using Clock = std::chrono::steady_clock;
+
+// What to run: the real work, its modelled duration and the engine it occupies.
+struct TaskSpec {
+    std::function<void()> work;           // empty for markers (event records, waits)
+    Clock::duration cost{};
+    Clock::time_point* engine = nullptr;  // the engine's next free time; guarded by the scheduler
+};
+
+struct Task {
+    TaskSpec spec;
+    std::vector<std::shared_ptr<Task>> deps;
+    Clock::time_point enqueued;
+    bool done = false;
+    Clock::time_point finished;  // the modelled end: what an event recorded here reads
+};
+using TaskPtr = std::shared_ptr<Task>;
+
+struct SimStream {
+    int device = 0;
+    bool legacy = false;
+    bool blocking = true;  // synchronizes with the legacy stream
+    std::deque<TaskPtr> queue;  // the front task stays queued while it runs
+    TaskPtr last;
+    Clock::time_point tail;  // modelled end of the last task run
+    bool retired = false;
+    bool exited = false;
+    std::thread worker;
+};
+using StreamPtr = std::shared_ptr<SimStream>;
+
+}  // namespace gpuconform::sim
