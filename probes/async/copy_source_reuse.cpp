@@ -13,7 +13,8 @@ namespace {
 constexpr std::size_t k_chunk = std::size_t{4} << 20;
 
 struct Hazard {
-    double overwritten_share = 0;  // destination words holding the data written after the call
+    std::uint64_t overwritten = 0;  // destination words holding the data written after the call
+    std::uint64_t words = 0;
     bool gate_held = false;        // the copy was still queued once the host had overwritten the source
 };
 
@@ -30,13 +31,13 @@ Hazard hazard(Backend& b, StreamHandle s, std::uint64_t gate_ns, async::Mismatch
     bool done = false;
     GC_CHECK(b.stream_query(s, &done));
     GC_CHECK(b.stream_synchronize(s));
-    const double words = static_cast<double>(dst.words());
-    const double old_words = words - static_cast<double>(counter.count(s, dst.data(), dst.words(), first));
-    const double new_words = words - static_cast<double>(counter.count(s, dst.data(), dst.words(), second));
+    const std::uint64_t words = dst.words();
+    const std::uint64_t old_words = words - counter.count(s, dst.data(), dst.words(), first);
+    const std::uint64_t new_words = words - counter.count(s, dst.data(), dst.words(), second);
     r.facts["hazard"] = {{"copy_still_queued_after_overwrite", !done},
                          {"words_with_data_at_call", old_words},
                          {"words_with_data_written_after", new_words}};
-    return {new_words / words, !done};
+    return {new_words, words, !done};
 }
 
 // (b) Returns the number of chunks that arrived wrong.
@@ -77,16 +78,15 @@ void run(CheckContext& ctx, CheckResult& r) {
     const std::uint64_t gate = async::gate_ns(ctx, r);
     const int chunks = ctx.options.quick ? 8 : 16;
     const Hazard h = hazard(b, s, gate, counter, r);
-    const double corrupted = h.overwritten_share;
     const int wrong = double_buffered(b, s, gate, chunks, counter);
-    r.measurements.push_back(async::single("hazard_overwritten_share", corrupted, "ratio"));
+    r.measurements.push_back(async::single("hazard_overwritten_words", static_cast<double>(h.overwritten), "words"));
     r.measurements.push_back(async::single("double_buffered_wrong_chunks", wrong, "chunks"));
     std::string shown = "overwriting the source right after the call did not corrupt the destination: the copy "
                         "was effectively synchronous here";
-    if (corrupted > 0) {
-        shown = fmt::format("overwriting the source before the copy ran corrupted the destination ({:.0f}% of words "
-                            "held the later data)",
-                            corrupted * 100);
+    if (h.overwritten > 0) {
+        shown = fmt::format("overwriting the source before the copy was done corrupted the destination ({} of {} "
+                            "words held the later data)",
+                            h.overwritten, h.words);
     } else if (h.gate_held) {
         shown = "the source was overwritten while its copy was still queued, yet the destination held the data at "
                 "the call: the runtime staged the copy";

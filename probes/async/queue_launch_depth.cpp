@@ -15,13 +15,15 @@ struct Depth {
     bool full = false;      // a launch blocked until the gate ended
     int noise = 0;          // slow launches that returned while the gate still ran
     double blocked_ms = 0;  // how long the blocking launch took
+    double gate_launch_ms = 0;  // how long the gate's own launch call took
     std::vector<double> call_us;
 };
 
 Depth fill_queue(Backend& b, StreamHandle s, double gate_ms, double blocked_ms, int cap) {
     Depth d;
+    const auto gate_launched = async::Clock::now();  // the gate cannot start before its launch call
     GC_CHECK(b.launch_spin(s, static_cast<std::uint64_t>(gate_ms * 1e6)));
-    const auto gate_launched = async::Clock::now();
+    d.gate_launch_ms = async::ms_since(gate_launched);
     for (int i = 0; i < cap; ++i) {
         const double start = async::ms_since(gate_launched);
         if (start >= gate_ms) {
@@ -56,6 +58,13 @@ void run(CheckContext& ctx, CheckResult& r) {
     r.facts["queue_full"] = d.full;
     r.facts["slow_launches_while_gate_ran"] = d.noise;
     r.status = Status::Info;
+    if (d.gate_launch_ms >= gate_ms) {
+        r.status = Status::Error;
+        r.summary = fmt::format("could not judge: launching the {:.0f} ms gate blocked until it had finished, so "
+                                "nothing queued behind it; see async.launch.returns_early",
+                                gate_ms);
+        return;
+    }
     if (d.full) {
         r.measurements.push_back(async::single("blocked_launch_ms", d.blocked_ms, "ms"));
         r.summary = fmt::format("the launch queue held {} kernels behind a running one; launch {} blocked the host "

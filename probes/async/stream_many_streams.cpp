@@ -12,13 +12,16 @@ namespace gpuconform {
 
 namespace {
 
-// Host wall time from the first launch until every stream has finished its spin.
-double wall_ms(Backend& b, const std::vector<std::unique_ptr<async::Stream>>& streams, int n, std::uint64_t spin_ns) {
+// Host wall time from the first launch until every stream has finished its spin; *launch_ms is
+// how long the launches took (as long as a spin: they blocked, and nothing could run at once).
+double wall_ms(Backend& b, const std::vector<std::unique_ptr<async::Stream>>& streams, int n, std::uint64_t spin_ns,
+               double* launch_ms) {
     GC_CHECK(b.device_synchronize());
     const auto t0 = async::Clock::now();
     for (int i = 0; i < n; ++i) {
         GC_CHECK(b.launch_spin(*streams[static_cast<std::size_t>(i)], spin_ns));
     }
+    *launch_ms = std::max(*launch_ms, async::ms_since(t0));
     for (int i = 0; i < n; ++i) {
         GC_CHECK(b.stream_synchronize(*streams[static_cast<std::size_t>(i)]));
     }
@@ -48,11 +51,12 @@ void run(CheckContext& ctx, CheckResult& r) {
     async::warm_up(b, *streams.front());
     const auto spin_ns = static_cast<std::uint64_t>(spin_ms * 1e6);
     std::vector<std::pair<int, double>> concurrency;
+    double launch_ms = 0;
     nlohmann::json table = nlohmann::json::array();
     for (int n : counts) {
         std::vector<double> walls;
         for (int i = 0; i < reps; ++i) {
-            walls.push_back(wall_ms(b, streams, n, spin_ns));
+            walls.push_back(wall_ms(b, streams, n, spin_ns, &launch_ms));
         }
         Measurement m = summarize(fmt::format("wall_{}_streams", n), "ms", walls);
         const double c = n * spin_ms / m.value.value_or(n * spin_ms);
@@ -64,6 +68,14 @@ void run(CheckContext& ctx, CheckResult& r) {
     const int limit = async::scaling_limit(concurrency, min_ratio);
     r.facts["by_streams"] = table;
     r.facts["scaling_limit_streams"] = limit;
+    r.measurements.push_back(async::single("slowest_launches_ms", launch_ms, "ms"));
+    if (launch_ms >= spin_ms) {
+        r.status = Status::Error;
+        r.summary = fmt::format("could not judge: launching the kernels took {:.1f} ms, as long as a {:.0f} ms spin: "
+                                "launches block here; see async.launch.returns_early",
+                                launch_ms, spin_ms);
+        return;
+    }
     r.status = Status::Info;
     const double top = concurrency.back().second;
     if (limit == counts.back()) {

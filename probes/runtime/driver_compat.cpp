@@ -117,7 +117,7 @@ void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) 
     r.status = Status::Info;
     r.summary = fmt::format("{} runtime {}, driver query {}; kernel module {}", display_name(backend),
                             format_version(backend, v.runtime_version), format_version(backend, v.driver_version),
-                            module.empty() ? (backend == "hip" ? "in-tree amdgpu (no version file)" : "n/a") : module);
+                            module.empty() ? (backend == "hip" ? "amdgpu: no version (not loaded)" : "n/a") : module);
 }
 
 }  // namespace

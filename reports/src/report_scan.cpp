@@ -138,13 +138,17 @@ bool ScanHandler::scalar(std::string* s) {
         } else if (m_frames[0].key == "schema_version") {
             schema_version = *s;
         }
-    } else if (is({"results", "#", "id"})) {
-        m_result.id = *s;
-        m_has_id = true;
-    } else if (is({"results", "#", "status"})) {
-        m_status = *s;
-    } else if (is({"results", "#", "backend"})) {
-        m_backend = *s;
+    } else if (m_frames.size() == 3 && m_frames[1].array && m_frames[0].key == "results") {
+        // Most scalars are result fields: one path test, then the key alone.
+        const std::string& key = m_frames[2].key;
+        if (key == "id") {
+            m_result.id = *s;
+            m_has_id = true;
+        } else if (key == "status") {
+            m_status = *s;
+        } else if (key == "backend") {
+            m_backend = *s;
+        }
     } else if (is({"results", "#", "measurements", "#", "name"})) {
         m_measurement.name = *s;
     } else if (is({"results", "#", "measurements", "#", "unit"})) {

@@ -1,0 +1,155 @@
+// The fault suite (ctest label `faults`): the real executable on a broken node, as a user runs
+// it. Each case checks the run ends in time, the report is valid, and the right check says why.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "cli_helpers.hpp"
+
+namespace gpuconform::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+void expect_valid(const fs::path& report) {
+    if (const auto err = schema_error(report); err != "unavailable") {
+        EXPECT_EQ(err, "") << err;
+    }
+}
+
+bool can_drop_privileges() {
+    return ::geteuid() == 0 && std::system("command -v setpriv >/dev/null && command -v prlimit >/dev/null") == 0;
+}
+
+const std::string k_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+
+TEST(Faults, WithNoBackendModuleTheRuntimesAreReportedAndDeviceChecksSaySkippedWhy) {
+    const auto dir = temp_dir("nomodule");
+    const auto path = dir / "r.json";
+    const auto out = run_cli("run --layer host,runtime,async --json " + path.string(),
+                             "GPUCONFORM_MODULE_DIR=" + (dir / "empty").string());
+    const auto report = read_json(path);
+    const auto* load = find_result(report, "runtime.cuda.load");
+    ASSERT_NE(load, nullptr);
+    EXPECT_NE(load->at("status"), "pass");
+    EXPECT_NE(load->at("summary").get<std::string>().find("not found"), std::string::npos);
+    const auto* launch = find_result(report, "async.launch.returns_early");
+    ASSERT_NE(launch, nullptr);
+    EXPECT_EQ(launch->at("status"), "skip");
+    EXPECT_NE(launch->at("summary").get<std::string>().find("no GPU device"), std::string::npos);
+    if (const auto err = schema_error(path); err != "unavailable") {
+        EXPECT_EQ(err, "") << err;
+    }
+}
+
+TEST(Faults, ACorruptModuleIsALoaderMessageNotACrash) {
+    const auto dir = temp_dir("corrupt");
+    std::ofstream(dir / "libgpuconform-cuda.so") << "not an ELF file";
+    const auto path = dir / "r.json";
+    const auto out = run_cli("run --layer runtime --json " + path.string(), "GPUCONFORM_MODULE_DIR=" + dir.string());
+    const auto report = read_json(path);
+    bool found = false;
+    for (const auto& b : report.at("backends")) {
+        if (b.at("name") == "cuda") {
+            found = true;
+            EXPECT_FALSE(b.at("loaded").get<bool>());
+            EXPECT_NE(b.at("load_error").get<std::string>().find("libgpuconform-cuda.so"), std::string::npos);
+        }
+    }
+    EXPECT_TRUE(found) << out.output;
+}
+
+TEST(Faults, AHungCheckTimesOutAndTheNextStillRuns) {
+    const auto dir = temp_dir("hang");
+    const auto path = dir / "r.json";
+    run_cli("run --backend sim --fault hang --check-timeout 2 --layer async "
+            "--only 'async.launch.*,async.event.timing_accuracy' --json " + path.string());
+    const auto report = read_json(path);
+    const auto* launch = find_result(report, "async.launch.returns_early");
+    const auto* timing = find_result(report, "async.event.timing_accuracy");
+    ASSERT_NE(launch, nullptr);
+    ASSERT_NE(timing, nullptr);
+    EXPECT_EQ(launch->at("status"), "error");
+    EXPECT_NE(launch->at("summary").get<std::string>().find("timed out after 2 s"), std::string::npos);
+    EXPECT_EQ(timing->at("status"), "error");
+}
+
+TEST(Faults, ACrashingCheckIsAnErrorNamingTheSignalAndTheNextStillRuns) {
+    const auto dir = temp_dir("crash");
+    const auto path = dir / "r.json";
+    run_cli("run --backend sim --fault crash --layer async --only 'async.launch.*,async.event.timing_accuracy' --json " +
+            path.string());
+    const auto report = read_json(path);
+    for (const char* id : {"async.launch.returns_early", "async.event.timing_accuracy"}) {
+        const auto* r = find_result(report, id);
+        ASSERT_NE(r, nullptr) << id;
+        EXPECT_EQ(r->at("status"), "error");
+        EXPECT_NE(r->at("summary").get<std::string>().find("SEGV"), std::string::npos) << r->at("summary");
+    }
+    expect_valid(path);
+}
+
+TEST(Faults, AStickyDeviceErrorIsAnErrorWithItsNameAndDoesNotLeak) {
+    const auto dir = temp_dir("sticky");
+    const auto path = dir / "r.json";
+    run_cli("run --backend sim --fault sticky_error --layer async --only 'async.launch.*,async.event.timing_accuracy' --json " +
+            path.string());
+    const auto report = read_json(path);
+    for (const char* id : {"async.launch.returns_early", "async.event.timing_accuracy"}) {
+        const auto* r = find_result(report, id);
+        ASSERT_NE(r, nullptr) << id;
+        EXPECT_EQ(r->at("status"), "error");
+        EXPECT_NE(r->at("summary").get<std::string>().find("simErrorLaunchFailure"), std::string::npos) << r->at("summary");
+    }
+}
+
+TEST(Faults, SigintEndsChildrenAndWritesAPartialReportMarkedInterrupted) {
+    const auto dir = temp_dir("sigint");
+    const auto path = dir / "r.json";
+    const std::string script = "sh -c '" + exe() + " run --backend sim --fault hang --check-timeout 60 --layer async --json " +
+                               path.string() + " >/dev/null 2>&1 & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo rc=$?'";
+    FILE* pipe = popen(script.c_str(), "r");
+    const std::string text = read_pipe(pipe);
+    pclose(pipe);
+    EXPECT_NE(text.find("rc=130"), std::string::npos) << text;
+    const auto report = read_json(path);
+    EXPECT_TRUE(report.at("run").at("interrupted").get<bool>());
+    EXPECT_EQ(report.at("summary").at("verdict"), "interrupted");
+    // Workers are forked, so they carry the parent's command line: none may be left.
+    // "[s]igint" keeps the pattern from matching the shell that runs pgrep.
+    std::string pattern = path.string();
+    pattern.replace(pattern.find("sigint"), 6, "[s]igint");
+    const std::string left = "pgrep -f '" + pattern + "' >/dev/null";
+    EXPECT_NE(std::system(left.c_str()), 0) << "a worker process outlived the run";
+    expect_valid(path);
+}
+
+TEST(Faults, UnprivilegedUserWithTinyMemlockGetsAReportAndTheRightVerdict) {
+    if (!can_drop_privileges()) {
+        GTEST_SKIP() << "needs root, setpriv and prlimit to become an unprivileged user";
+    }
+    const auto out = run_cli("run --layer host --json -", k_nobody + "prlimit --memlock=65536:65536", false);
+    const auto report = nlohmann::json::parse(out.output, nullptr, false);
+    ASSERT_FALSE(report.is_discarded()) << out.output;
+    EXPECT_EQ(report.at("environment").at("limits").at("memlock_soft_bytes"), 65536);
+    EXPECT_FALSE(report.at("environment").at("limits").at("cap_ipc_lock").get<bool>());
+    const auto* memlock = find_result(report, "host.memlock");
+    ASSERT_NE(memlock, nullptr);
+    // 64 KiB is far below what RDMA and ROCm need; without CAP_IPC_LOCK nothing exempts this user.
+    EXPECT_EQ(memlock->at("status"), "warn") << memlock->at("summary");
+}
+
+TEST(Faults, AnUnwritableReportFolderIsExitTwoBeforeAnyCheckRuns) {
+    if (!can_drop_privileges()) {
+        GTEST_SKIP() << "root writes anywhere: needs setpriv to test as an unprivileged user";
+    }
+    const auto dir = temp_dir("readonly");
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read | fs::perms::others_exec |
+                             fs::perms::group_exec);
+    const auto out = run_cli("run --layer host --json " + (dir / "r.json").string(), k_nobody);
+    EXPECT_EQ(out.exit_code, 2) << out.output;
+    EXPECT_NE(out.output.find("not writable"), std::string::npos) << out.output;
+    EXPECT_EQ(out.output.find("host.memlock"), std::string::npos) << "checks ran although the report could not be written";
+}
+
+}  // namespace
+}  // namespace gpuconform::test
