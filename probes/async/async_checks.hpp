@@ -27,6 +27,10 @@ CheckDef make_async_event_timing_accuracy();
 // overlap (overlap_*.cpp)
 CheckDef make_async_overlap_copy_compute();
 CheckDef make_async_overlap_kernel_kernel();
+// peers: several devices of one node (peer_*.cpp)
+CheckDef make_async_peer_access_matrix();
+CheckDef make_async_peer_copy_bandwidth();
+CheckDef make_async_peer_event_order();
 // queue and errors
 CheckDef make_async_queue_launch_depth();
 CheckDef make_async_error_deferred();

@@ -75,6 +75,7 @@ CheckDef make_async_copy_bandwidth() {
     d.description = "Pinned and pageable H2D/D2H bandwidth over a size sweep, judged against the PCIe link";
     d.scope = Scope::Device;
     d.timeout_s = 60;
+    d.sibling_keys = {"bw_pinned_H2D_256MiB", "bw_pinned_D2H_256MiB"};
     d.run = run;
     return d;
 }

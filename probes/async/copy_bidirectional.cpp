@@ -101,6 +101,7 @@ CheckDef make_async_copy_bidirectional() {
     d.description = "H2D and D2H at once on two streams: aggregate against one direction";
     d.scope = Scope::Device;
     d.timeout_s = 30;
+    d.sibling_keys = {"bw_bidirectional_aggregate"};
     d.run = run;
     return d;
 }

@@ -58,8 +58,8 @@ void run(CheckContext& ctx, CheckResult& r) {
     const double ratio = small / batched;
     r.measurements.push_back(async::single("small_to_batched_ratio", ratio, "ratio"));
     r.status = Status::Info;
-    const std::string figures = fmt::format("one 1 MiB copy took {:.3f} ms, 256 copies of 4 KiB {:.3f} ms ({:.1f} us per "
-                                            "call)",
+    const std::string figures = fmt::format("one 1 MiB copy took {:.3f} ms, 256 copies of 4 KiB {:.3f} ms "
+                                            "({:.1f} us per call)",
                                             batched, small, small * 1e3 / k_count);
     r.summary = ratio >= 1 ? fmt::format("batch small copies: batching is {:.1f}x faster; {}", ratio, figures)
                            : fmt::format("small copies cost no more per byte than one batched copy here; {}", figures);

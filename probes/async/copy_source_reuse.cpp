@@ -109,7 +109,7 @@ CheckDef make_async_copy_source_reuse() {
     CheckDef d;
     d.id = "async.copy.source_reuse";
     d.layer = "async";
-    d.description = "Overwriting an async copy's source too early corrupts it; event-ordered double buffering never does";
+    d.description = "Overwriting an async copy's source too early corrupts it; event-ordered double buffering does not";
     d.scope = Scope::Device;
     d.timeout_s = 20;
     d.run = run;

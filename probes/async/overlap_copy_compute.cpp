@@ -37,7 +37,8 @@ void enqueue_copy(Rig& g) {
 std::uint64_t calibrate(Rig& g, double target_ms) {
     std::uint64_t iterations = 1u << 12;
     for (;;) {
-        const double ms = async::event_time_ms(g.b, g.k, [&] { GC_CHECK(g.b.launch_compute(g.k, iterations, g.sink)); });
+        const double ms =
+            async::event_time_ms(g.b, g.k, [&] { GC_CHECK(g.b.launch_compute(g.k, iterations, g.sink)); });
         if (ms >= k_calibration_ms || iterations >= k_max_iterations) {
             return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(iterations * target_ms / std::max(ms, 1e-3)));
         }
@@ -66,6 +67,9 @@ std::optional<double> copy_event_ms(Rig& g, double* host_ms) {
 nlohmann::json concurrent(Rig& g, std::uint64_t iterations, double* t_both, bool* together) {
     async::Event start(g.b), b_begin(g.b), end_a(g.b), end_b(g.b);
     GC_CHECK(g.b.launch_fill(g.a, g.dev.data(), g.dev.words(), g.seed + 2));
+    // Both streams wait behind a short spin, so host-side delay between the two calls (a busy
+    // CPU, a slow launch) cannot stagger their starts and pass for missing overlap.
+    GC_CHECK(g.b.launch_spin(g.a, async::k_start_gate_ns));
     GC_CHECK(g.b.event_record(start, g.a));
     GC_CHECK(g.b.stream_wait_event(g.k, start));
     GC_CHECK(g.b.event_record(b_begin, g.k));

@@ -17,6 +17,7 @@ constexpr double k_min_event_share = 0.5;
 // false when a launch returned only after its kernel had finished: then nothing could overlap.
 double both_ms(Backend& b, StreamHandle a, StreamHandle k, std::uint64_t spin_ns, bool* together) {
     async::Event start(b), end_a(b), end_b(b);
+    GC_CHECK(b.launch_spin(a, async::k_start_gate_ns));  // both start together, whatever the host does
     GC_CHECK(b.event_record(start, a));
     GC_CHECK(b.stream_wait_event(k, start));
     GC_CHECK(b.launch_spin(a, spin_ns));

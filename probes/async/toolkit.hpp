@@ -113,6 +113,10 @@ enum class CallClass {
 std::string to_string(CallClass c);
 CallClass classify(const GatedCall& g);
 
+// A short spin that holds work back until the host has queued all of it, so two streams start
+// together: 5 ms is far above any launch latency and far below a check's time budget.
+constexpr std::uint64_t k_start_gate_ns = 5'000'000;
+
 // Expectation helpers with the profile: gate length and a size list, --quick aware.
 std::uint64_t gate_ns(const CheckContext& ctx, CheckResult& r);
 std::string size_label(std::size_t bytes);  // "64KiB", "16MiB", "256MiB"

@@ -89,6 +89,15 @@ public:
     virtual ApiResult memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind,
                                    StreamHandle stream) = 0;
 
+    // Peers (several devices of one node). can_access: may `device` map `peer`'s memory directly?
+    virtual ApiResult peer_can_access(int device, int peer, bool* can_access) = 0;
+    // Lets the current device access `peer`'s memory; "already enabled" counts as success.
+    virtual ApiResult peer_enable(int peer) = 0;
+    // The runtime's performance rank of the device→peer link (lower is better; -1 when not reported).
+    virtual ApiResult peer_rank(int device, int peer, int* rank) = 0;
+    virtual ApiResult memcpy_peer_async(void* dst, int dst_device, const void* src, int src_device,
+                                        std::size_t bytes, StreamHandle stream) = 0;
+
     // Kernels. Each launch returns the launch call's own result; errors of the running kernel
     // surface later (that is what async.error.deferred measures).
     // Spins on the device clock for about `ns` nanoseconds.
@@ -110,7 +119,7 @@ public:
 
 // Exported by each module: `extern "C" gpuconform::Backend* gpuconform_create_backend(const char* options)`.
 // options is a string the module may interpret (the sim module reads its fault knobs from it).
-constexpr int k_backend_abi_version = 1;
+constexpr int k_backend_abi_version = 2;
 using CreateBackendFn = Backend* (*)(const char* options);
 using AbiVersionFn = int (*)();
 

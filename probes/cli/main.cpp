@@ -73,7 +73,8 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
     run->add_option("--profile", req.profile_files, "Expectations file layered over the built-in profile (repeatable)")
         ->check(CLI::ExistingFile);
     run->add_option("--backend", backends, "Backends to use: cuda, hip, sim (default cuda,hip)");
-    run->add_option("--fault", faults, "Inject a fault into the simulated backend (with --backend sim)");
+    run->add_option("--fault", faults, "Inject a fault into the simulated backend (with --backend sim): NAME on every "
+                                       "device, NAME@K on device K only (repeatable)");
     run->add_option("--sim-devices", req.sim_devices, "Number of simulated devices")->check(CLI::Range(1, 64));
     run->add_option("--python", req.python, "Python for the framework layer (default $GPUCONFORM_PYTHON, else python3)");
     run->add_option("--check-timeout", req.check_timeout_s, "Seconds each device check may take (default: the check's own limit)")

@@ -19,6 +19,7 @@ enum class Scope {
     Host,     // runs in the parent process; no GPU runtime
     Backend,  // once per backend module, judged in the parent from what its worker reported
     Device,   // once per visible device of each backend, in a worker child process
+    Node,     // once per backend across all its devices (peer checks), in a worker child process
 };
 
 struct RunOptions {
@@ -51,6 +52,10 @@ struct CheckDef {
     bool isolated = false;    // runs in a fresh worker that is discarded afterwards (sticky errors)
     double timeout_s = 10.0;  // per device
     bool quick = true;        // part of --quick
+    bool parallel_devices = false;  // may run on every device at once (touches no shared host path)
+    // Measurements compared across sibling GPUs of one node (same model): a device far below the
+    // siblings' median fails even when it meets the absolute expectation.
+    std::vector<std::string> sibling_keys;
     std::function<void(CheckContext&, CheckResult&)> run;
 };
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "runner/siblings.hpp"
+
 namespace gpuconform {
 
 namespace {
@@ -18,7 +20,10 @@ DevicePhase::DevicePhase(const Environment& env, const Profile& profile, const R
 void DevicePhase::add_backend(const std::string& name, const std::string& module_options) {
     Slot slot;
     slot.setup = WorkerSetup{name, module_options, &m_env, &m_profile, &m_options};
-    slot.worker = Worker::start(slot.setup, k_hello_timeout_s, &slot.info);
+    auto hello = Worker::start(slot.setup, k_hello_timeout_s, &slot.info);
+    if (hello->alive()) {
+        slot.workers[0] = std::move(hello);  // the worker that said hello serves device 0
+    }
     m_slots.push_back(std::move(slot));
 }
 
@@ -72,29 +77,83 @@ std::string DevicePhase::why_no_devices() const {
     return out;
 }
 
+double DevicePhase::timeout_for(const CheckDef& def) const {
+    return m_options.timeout_override_s > 0 ? m_options.timeout_override_s : def.timeout_s;
+}
+
+Worker& DevicePhase::worker_for(Slot& slot, int device) {
+    auto& w = slot.workers[device];
+    if (!w || !w->alive()) {
+        BackendInfo ignored;
+        w = Worker::start(slot.setup, k_hello_timeout_s, &ignored);
+    }
+    return *w;
+}
+
 CheckResult DevicePhase::run_one(Slot& slot, const CheckDef& def, int device) {
-    const double timeout = m_options.timeout_override_s > 0 ? m_options.timeout_override_s : def.timeout_s;
+    CheckResult r;
     if (def.isolated) {
         // A fresh worker that is thrown away afterwards: sticky errors stay inside it.
         BackendInfo ignored;
         auto fresh = Worker::start(slot.setup, k_hello_timeout_s, &ignored);
-        CheckResult r = fresh->run(def, device, timeout);
-        r.backend = slot.info.name;
-        return r;
+        r = fresh->run(def, device, timeout_for(def));
+    } else {
+        r = worker_for(slot, device).run(def, device, timeout_for(def));
     }
-    if (!slot.worker || !slot.worker->alive()) {
-        BackendInfo ignored;
-        slot.worker = Worker::start(slot.setup, k_hello_timeout_s, &ignored);
-    }
-    CheckResult r = slot.worker->run(def, device, timeout);
     r.backend = slot.info.name;
+    if (def.scope == Scope::Node) {
+        r.device.reset();
+    }
     return r;
+}
+
+std::vector<CheckResult> DevicePhase::run_on_devices(Slot& slot, const CheckDef& def, const std::vector<int>& devices) {
+    std::vector<CheckResult> out;
+    if (!def.parallel_devices || def.isolated || devices.size() < 2) {
+        for (int d : devices) {
+            if (!g_interrupted) {
+                out.push_back(run_one(slot, def, d));
+            }
+        }
+        return out;
+    }
+    // Every device's worker gets the check at once; each answer has the check's own limit.
+    std::vector<bool> sent;
+    for (int d : devices) {
+        sent.push_back(worker_for(slot, d).send(def, d));
+    }
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        CheckResult r = sent[i] ? slot.workers[devices[i]]->receive(def, devices[i], timeout_for(def))
+                                : run_one(slot, def, devices[i]);
+        r.backend = slot.info.name;
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+void DevicePhase::judge_siblings(const Slot& slot, const CheckDef& def, std::vector<CheckResult>& results) const {
+    if (def.sibling_keys.empty() || results.size() < 3) {
+        return;
+    }
+    std::vector<std::string> models;
+    for (const auto& p : slot.info.devices) {
+        models.push_back(p.name);
+    }
+    const auto shortfall = m_profile.lookup(def.id, "sibling_max_shortfall_ratio", slot.info.vendor, "");
+    if (!shortfall) {
+        return;
+    }
+    std::vector<CheckResult*> pointers;
+    for (auto& r : results) {
+        pointers.push_back(&r);
+    }
+    apply_sibling_rule(pointers, models, def.sibling_keys, *shortfall);
 }
 
 void DevicePhase::run_device_checks(const std::vector<const CheckDef*>& checks) {
     std::vector<const CheckDef*> device_checks;
     for (const auto* c : checks) {
-        if (c->scope == Scope::Device) {
+        if (c->scope == Scope::Device || c->scope == Scope::Node) {
             device_checks.push_back(c);
         }
     }
@@ -113,18 +172,27 @@ void DevicePhase::run_device_checks(const std::vector<const CheckDef*>& checks) 
         return;
     }
     for (auto& slot : m_slots) {
-        for (int d = 0; d < slot.info.device_count && !g_interrupted; ++d) {
-            if (!device_selected(d)) {
-                continue;
-            }
-            for (const auto* def : device_checks) {
-                if (g_interrupted) {
-                    break;
-                }
-                m_record(run_one(slot, *def, d));
+        std::vector<int> devices;
+        for (int d = 0; d < slot.info.device_count; ++d) {
+            if (device_selected(d)) {
+                devices.push_back(d);
             }
         }
-        slot.worker.reset();
+        for (const auto* def : device_checks) {
+            if (g_interrupted || devices.empty()) {
+                break;
+            }
+            if (def->scope == Scope::Node) {
+                m_record(run_one(slot, *def, devices.front()));
+                continue;
+            }
+            auto results = run_on_devices(slot, *def, devices);
+            judge_siblings(slot, *def, results);
+            for (auto& r : results) {
+                m_record(std::move(r));
+            }
+        }
+        slot.workers.clear();
     }
 }
 

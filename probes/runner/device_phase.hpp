@@ -1,8 +1,10 @@
-// The part of a run that needs GPU runtimes: one worker per backend module reports what the
-// runtime sees; device checks then run in that worker, one per device, each with a time limit.
+// The part of a run that needs GPU runtimes: a worker per backend module reports what the
+// runtime sees; device checks then run in one worker per device, each with a time limit, on
+// every device at once where the check allows it; node checks (peers) run once per backend.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,9 +35,13 @@ private:
     struct Slot {
         BackendInfo info;
         WorkerSetup setup;
-        std::unique_ptr<Worker> worker;
+        std::map<int, std::unique_ptr<Worker>> workers;  // by device
     };
+    Worker& worker_for(Slot& slot, int device);
+    double timeout_for(const CheckDef& def) const;
     CheckResult run_one(Slot& slot, const CheckDef& def, int device);
+    std::vector<CheckResult> run_on_devices(Slot& slot, const CheckDef& def, const std::vector<int>& devices);
+    void judge_siblings(const Slot& slot, const CheckDef& def, std::vector<CheckResult>& results) const;
     bool device_selected(int device) const;
     std::string why_no_devices() const;
 

@@ -17,6 +17,7 @@
 #include "runner/module_loader.hpp"
 #include "runner/output.hpp"
 #include "runner/report.hpp"
+#include "runner/selftest.hpp"
 #include "runner/terminal.hpp"
 #include "runner/worker.hpp"
 #include "runner/worker_child.hpp"
@@ -59,13 +60,7 @@ CheckResult run_host_check(const CheckDef& def, const Environment& env, const Pr
     return r;
 }
 
-std::string sim_options(const RunRequest& req) {
-    std::string faults;
-    for (const auto& f : req.faults) {
-        faults += (faults.empty() ? "" : ",") + f;
-    }
-    return fmt::format("devices={}{}", req.sim_devices, faults.empty() ? "" : ";fault=" + faults);
-}
+std::string sim_options(const RunRequest& req) { return sim_module_options(req.sim_devices, req.faults); }
 
 }  // namespace
 

@@ -51,17 +51,48 @@ const std::vector<FaultScenario>& fault_scenarios() {
          "a segfault in the runtime: each check is an error naming the signal, the next still runs", 10.0},
         {"sticky_error", {k_fatal_probe.begin(), k_fatal_probe.end()}, k_fatal_probe,
          "a sticky device error: each check is an error, the next runs in a fresh worker", 10.0},
+        {"degraded_link",
+         {"async.copy.bandwidth@3", "async.copy.bidirectional@3", "async.peer.copy_bandwidth"},
+         {"async.copy.bandwidth", "async.copy.bidirectional", "async.peer.copy_bandwidth"},
+         "one GPU in eight at 60 % of its siblings' copy rate, above every absolute floor: the sibling rule names it "
+         "and only it",
+         0, 8, 3},
+        {"no_peer", {"async.peer.access_matrix"}, {"async.peer.access_matrix", "async.peer.event_order"},
+         "one GPU in four without peer access while its siblings have it",
+         0, 4, 2},
     };
     return scenarios;
 }
 
 bool is_sim_fault(const std::string& name) {
+    const auto at = name.find('@');
+    const std::string fault = name.substr(0, at);
+    if (at != std::string::npos) {
+        const std::string index = name.substr(at + 1);
+        if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos) {
+            return false;
+        }
+    }
     for (const auto& s : fault_scenarios()) {
-        if (!s.fault.empty() && s.fault == name) {
+        if (!s.fault.empty() && s.fault == fault) {
             return true;
         }
     }
     return false;
+}
+
+std::string sim_module_options(int devices, const std::vector<std::string>& faults) {
+    std::string all;
+    std::string out = fmt::format("devices={}", devices);
+    for (const auto& f : faults) {
+        const auto at = f.find('@');
+        if (at == std::string::npos) {
+            all += (all.empty() ? "" : ",") + f;
+        } else {
+            out += fmt::format(";fault.{}={}", f.substr(at + 1), f.substr(0, at));
+        }
+    }
+    return all.empty() ? out : out + ";fault=" + all;
 }
 
 ScenarioOutcome run_scenario(const FaultScenario& scenario) {
@@ -78,7 +109,12 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     options.timeout_override_s = scenario.timeout_s;
     RunRequest request;
     DevicePhase phase(env, profile, options, request, [&](CheckResult r) { out.results.push_back(std::move(r)); });
-    phase.add_backend("sim", scenario.fault.empty() ? "devices=1" : "devices=1;fault=" + scenario.fault);
+    std::vector<std::string> faults;
+    if (!scenario.fault.empty()) {
+        faults.push_back(scenario.fault_device >= 0 ? fmt::format("{}@{}", scenario.fault, scenario.fault_device)
+                                                    : scenario.fault);
+    }
+    phase.add_backend("sim", sim_module_options(scenario.devices, faults));
     std::vector<const CheckDef*> checks;
     for (const auto& c : all_checks()) {
         const bool listed = scenario.only.empty() || std::find(scenario.only.begin(), scenario.only.end(), c.id) != scenario.only.end();
@@ -89,7 +125,7 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     phase.run_device_checks(checks);
     for (const auto& r : out.results) {
         if (r.status == Status::Fail || r.status == Status::Error) {
-            out.tripped.insert(r.id);
+            out.tripped.insert(scenario.devices > 1 && r.device ? fmt::format("{}@{}", r.id, *r.device) : r.id);
         }
     }
     for (const auto& id : scenario.must_trip) {

@@ -16,7 +16,12 @@ struct FaultScenario {
     std::vector<std::string> only;      // run just these checks (hang/crash: each costs a timeout)
     std::string why;                    // what the scenario shows, in words
     double timeout_s = 0;               // per-check limit override (0: the check's own)
+    int devices = 1;                    // simulated devices; with more than one, must_trip names
+    int fault_device = -1;              // per-device results as "id@K"; -1: the fault is on every device
 };
+
+// The sim module's options for a scenario: "devices=N;fault=X" or "devices=N;fault.K=X".
+std::string sim_module_options(int devices, const std::vector<std::string>& faults);
 
 const std::vector<FaultScenario>& fault_scenarios();
 bool is_sim_fault(const std::string& name);

@@ -131,6 +131,28 @@ std::string Worker::reap(bool kill_first) {
 }
 
 CheckResult Worker::run(const CheckDef& def, int device, double timeout_s) {
+    if (!send(def, device)) {
+        CheckResult r;
+        r.id = def.id;
+        r.layer = def.layer;
+        r.device = device;
+        r.status = Status::Error;
+        r.summary = alive() ? "cannot send the check to its worker" : "the worker process had ended before this check";
+        reap(true);
+        return r;
+    }
+    return receive(def, device, timeout_s);
+}
+
+bool Worker::send(const CheckDef& def, int device) {
+    if (!alive()) {
+        return false;
+    }
+    const std::string request = nlohmann::json{{"check", def.id}, {"device", device}}.dump() + "\n";
+    return ::write(m_to_child, request.data(), request.size()) == static_cast<ssize_t>(request.size());
+}
+
+CheckResult Worker::receive(const CheckDef& def, int device, double timeout_s) {
     CheckResult r;
     r.id = def.id;
     r.layer = def.layer;
@@ -144,10 +166,6 @@ CheckResult Worker::run(const CheckDef& def, int device, double timeout_s) {
     };
     if (!alive()) {
         return finish("the worker process had ended before this check");
-    }
-    const std::string request = nlohmann::json{{"check", def.id}, {"device", device}}.dump() + "\n";
-    if (::write(m_to_child, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
-        return finish("cannot send the check to its worker: " + reap(true));
     }
     std::string line;
     switch (read_line(timeout_s, &line)) {

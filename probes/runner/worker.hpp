@@ -36,6 +36,9 @@ public:
     // Runs one device check in the child. A timeout, crash or sticky error yields an `error`
     // result naming it, and the worker is then dead (alive() == false).
     CheckResult run(const CheckDef& def, int device, double timeout_s);
+    // The same in two halves, so several workers can run one check on their devices at once.
+    bool send(const CheckDef& def, int device);
+    CheckResult receive(const CheckDef& def, int device, double timeout_s);
     bool alive() const { return m_pid > 0; }
 
 private:

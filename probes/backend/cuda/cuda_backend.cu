@@ -172,6 +172,28 @@ public:
         return wrap(cudaMemcpyAsync(dst, src, bytes, to_kind(kind), to_stream(stream)));
     }
 
+    ApiResult peer_can_access(int device, int peer, bool* can_access) override {
+        int v = 0;
+        auto r = wrap(cudaDeviceCanAccessPeer(&v, device, peer));
+        *can_access = v != 0;
+        return r;
+    }
+    ApiResult peer_enable(int peer) override {
+        const cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
+        if (e == cudaErrorPeerAccessAlreadyEnabled) {
+            cudaGetLastError();  // not an error for us; clear it so it does not surface later
+            return {};
+        }
+        return wrap(e);
+    }
+    ApiResult peer_rank(int device, int peer, int* rank) override {
+        return wrap(cudaDeviceGetP2PAttribute(rank, cudaDevP2PAttrPerformanceRank, device, peer));
+    }
+    ApiResult memcpy_peer_async(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                StreamHandle stream) override {
+        return wrap(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, to_stream(stream)));
+    }
+
     ApiResult launch_spin(StreamHandle stream, std::uint64_t ns) override {
         spin_kernel<<<1, 1, 0, to_stream(stream)>>>(ns);
         return launch_result();

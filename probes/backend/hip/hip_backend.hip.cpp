@@ -198,6 +198,28 @@ public:
         return wrap(hipMemcpyAsync(dst, src, bytes, to_kind(kind), to_stream(stream)));
     }
 
+    ApiResult peer_can_access(int device, int peer, bool* can_access) override {
+        int v = 0;
+        auto r = wrap(hipDeviceCanAccessPeer(&v, device, peer));
+        *can_access = v != 0;
+        return r;
+    }
+    ApiResult peer_enable(int peer) override {
+        const hipError_t e = hipDeviceEnablePeerAccess(peer, 0);
+        if (e == hipErrorPeerAccessAlreadyEnabled) {
+            (void)hipGetLastError();  // not an error for us; clear it so it does not surface later
+            return {};
+        }
+        return wrap(e);
+    }
+    ApiResult peer_rank(int device, int peer, int* rank) override {
+        return wrap(hipDeviceGetP2PAttribute(rank, hipDevP2PAttrPerformanceRank, device, peer));
+    }
+    ApiResult memcpy_peer_async(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                StreamHandle stream) override {
+        return wrap(hipMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, to_stream(stream)));
+    }
+
     ApiResult launch_spin(StreamHandle stream, std::uint64_t ns) override {
         const std::uint64_t ticks = ns * wall_clock_khz(current_device()) / 1000000ull;
         spin_kernel<<<1, 1, 0, to_stream(stream)>>>(ticks);

@@ -16,7 +16,9 @@
 //   events_ignored          event_record stamps the host time of the call; stream_wait_event is a no-op
 //   one_copy_engine         both copy directions share one engine, though async_engine_count still says 2
 //   no_overlap              one engine for everything: copies and kernels serialize across streams
-//   slow_link               host <-> device bandwidth divided by 8
+//   slow_link               host <-> device (and peer) bandwidth divided by 8
+//   degraded_link           host <-> device (and peer) bandwidth at 60 %: the one slow GPU among siblings
+//   no_peer                 this device can access no peer, and no peer can access it
 //   hang                    kernels never finish (until the backend is destroyed)
 //   crash                   the first kernel launch raises SIGSEGV
 //   sticky_error            from the first kernel launch on (that launch included), every call
@@ -90,6 +92,12 @@ public:
     ApiResult device_free(void* ptr) override;
     ApiResult memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind,
                            StreamHandle stream) override;
+
+    ApiResult peer_can_access(int device, int peer, bool* can_access) override;
+    ApiResult peer_enable(int peer) override;
+    ApiResult peer_rank(int device, int peer, int* rank) override;
+    ApiResult memcpy_peer_async(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                StreamHandle stream) override;
 
     ApiResult launch_spin(StreamHandle stream, std::uint64_t ns) override;
     ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count,

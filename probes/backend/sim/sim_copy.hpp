@@ -35,15 +35,19 @@ inline CopyMode copy_mode(CopyKind kind, bool host_pinned, std::size_t bytes, co
 }
 
 // Host <-> device link time; device-to-device copies take only their memcpy (no link).
+// slow_link: an eighth of the rate (fails any floor); degraded_link: 60 % (passes a loose
+// floor, but falls well below its healthy siblings).
+inline double link_factor(const FaultSet& faults) {
+    return (faults.has(Fault::SlowLink) ? 1.0 / 8.0 : 1.0) * (faults.has(Fault::DegradedLink) ? 0.6 : 1.0);
+}
+
 inline std::chrono::nanoseconds copy_duration(CopyKind kind, bool host_pinned, std::size_t bytes,
                                               const SimOptions& options, const FaultSet& faults) {
     if (kind == CopyKind::DeviceToDevice) {
         return std::chrono::nanoseconds{0};
     }
     double gbps = host_pinned ? options.pinned_gbps : options.pageable_gbps;
-    if (faults.has(Fault::SlowLink)) {
-        gbps /= 8.0;
-    }
+    gbps *= link_factor(faults);
     return std::chrono::nanoseconds{static_cast<long long>(static_cast<double>(bytes) / gbps)};
 }
 

@@ -19,6 +19,7 @@ enum class SimError {
     IllegalAddress = 700,
     HostMemoryAlreadyRegistered = 712,
     HostMemoryNotRegistered = 713,
+    PeerAccessUnsupported = 217,
     LaunchFailure = 719,
 };
 
@@ -35,6 +36,7 @@ inline const char* sim_error_name(SimError e) {
     case SimError::HostMemoryAlreadyRegistered: return "simErrorHostMemoryAlreadyRegistered";
     case SimError::HostMemoryNotRegistered: return "simErrorHostMemoryNotRegistered";
     case SimError::LaunchFailure: return "simErrorLaunchFailure";
+    case SimError::PeerAccessUnsupported: return "simErrorPeerAccessUnsupported";
     }
     return "simErrorUnknown";
 }

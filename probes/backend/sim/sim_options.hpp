@@ -4,6 +4,7 @@
 //   fault.K=a,b         fault knobs on device K only
 //   pinned_gbps=X       pinned host <-> device bandwidth per direction (default 24 GB/s)
 //   pageable_gbps=X     pageable host <-> device bandwidth (default 6 GB/s)
+//   peer_gbps=X         device <-> device bandwidth between two simulated devices (default 48 GB/s)
 // The defaults make a 256 MiB pinned copy take ~11 ms and a pageable one ~45 ms, so the device
 // checks run in seconds. Parsing is a pure function so it can be tested with tables.
 #pragma once
@@ -31,6 +32,8 @@ enum class Fault : std::uint32_t {
     Hang,
     Crash,
     StickyError,
+    DegradedLink,
+    NoPeer,
 };
 
 struct FaultName {
@@ -38,7 +41,7 @@ struct FaultName {
     std::string_view name;
 };
 
-constexpr std::array<FaultName, 11> k_fault_names{{
+constexpr std::array<FaultName, 13> k_fault_names{{
     {Fault::PinnedCopyBlocks, "pinned_copy_blocks"},
     {Fault::LaunchBlocks, "launch_blocks"},
     {Fault::PageableD2hEarly, "pageable_d2h_early"},
@@ -50,6 +53,8 @@ constexpr std::array<FaultName, 11> k_fault_names{{
     {Fault::Hang, "hang"},
     {Fault::Crash, "crash"},
     {Fault::StickyError, "sticky_error"},
+    {Fault::DegradedLink, "degraded_link"},
+    {Fault::NoPeer, "no_peer"},
 }};
 
 class FaultSet {
@@ -69,6 +74,7 @@ struct SimOptions {
     std::vector<FaultSet> faults;  // one per device, resolved from fault= and fault.K=
     double pinned_gbps = 24.0;
     double pageable_gbps = 6.0;
+    double peer_gbps = 48.0;
 };
 
 namespace detail {
@@ -140,13 +146,13 @@ inline std::optional<SimOptions> parse_sim_options(std::string_view text, std::s
                 *error = where + ": devices must be an integer from 0 to 64";
                 return std::nullopt;
             }
-        } else if (key == "pinned_gbps" || key == "pageable_gbps") {
+        } else if (key == "pinned_gbps" || key == "pageable_gbps" || key == "peer_gbps") {
             double gbps = 0;
             if (!detail::parse_number(value, &gbps) || !(gbps > 0)) {
                 *error = where + ": bandwidth must be a positive number of GB/s";
                 return std::nullopt;
             }
-            (key == "pinned_gbps" ? opts.pinned_gbps : opts.pageable_gbps) = gbps;
+            (key == "pinned_gbps" ? opts.pinned_gbps : key == "peer_gbps" ? opts.peer_gbps : opts.pageable_gbps) = gbps;
         } else if (key == "fault" || key.starts_with("fault.")) {
             int device = -1;
             if (key != "fault" && (!detail::parse_number(key.substr(6), &device) || device < 0)) {

@@ -1,0 +1,19 @@
+// The sibling rule: on a node of identical GPUs, one whose key figure falls well below its
+// siblings' median is flagged even when it meets the absolute expectation. The comparison with
+// siblings is the strongest signal a homogeneous node offers (one bad card, riser or engine).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/check.hpp"
+
+namespace gpuconform {
+
+// `results` are one check's per-device results of one backend; `models` names each device's
+// model by index. Needs three or more devices of one model with the measurement; results of
+// other models are compared only among themselves. Rewrites the outliers' status and summary.
+void apply_sibling_rule(std::vector<CheckResult*>& results, const std::vector<std::string>& models,
+                        const std::vector<std::string>& keys, double max_shortfall_ratio);
+
+}  // namespace gpuconform
