@@ -21,6 +21,7 @@ struct Pair {
 
 double both_ms(Backend& b, Stream& a, Stream& c, Pair& p, std::size_t bytes) {
     Event start(b), end_a(b), end_c(b);
+    GC_CHECK(b.launch_spin(a, k_start_gate_ns));  // both copies start together, whatever the host does
     GC_CHECK(b.event_record(start, a));
     GC_CHECK(b.stream_wait_event(c, start));
     GC_CHECK(b.memcpy_async(p.h2d_dst.data(), p.h2d_src.data(), bytes, CopyKind::HostToDevice, a));

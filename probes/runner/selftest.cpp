@@ -26,7 +26,8 @@ const std::vector<FaultScenario>& fault_scenarios() {
          "pinned copies that block the host: early-return checks fail, and copies issued one after the other cannot overlap"},
         {"launch_blocks",
          {"async.launch.returns_early", "async.overlap.copy_compute", "async.overlap.kernel_kernel",
-          "async.stream.legacy_default_sync", "async.stream.nonblocking_independent", "async.stream.per_thread_independent"},
+          "async.stream.legacy_default_sync", "async.stream.nonblocking_independent", "async.stream.per_thread_independent",
+          "async.queue.launch_depth", "async.stream.many_streams"},
          {},
          "launches that block (like CUDA_LAUNCH_BLOCKING=1): the launch check fails; stream and overlap checks cannot "
          "queue work behind a kernel, so they end in error and point at it"},
