@@ -5,7 +5,7 @@
 
 namespace gpuconform {
 
-// copies (copy_*.cpp, launch_returns_early.cpp)
+// copies (copy_*.cpp; pinned and registered share copy_returns_early.cpp; launch_returns_early.cpp)
 CheckDef make_async_launch_returns_early();
 CheckDef make_async_copy_pinned_returns_early();
 CheckDef make_async_copy_pageable_behaviour();
@@ -16,7 +16,7 @@ CheckDef make_async_copy_pinned_capacity();
 CheckDef make_async_copy_source_reuse();
 CheckDef make_async_copy_small_transfers();
 CheckDef make_async_copy_numa_locality();
-// streams (stream_*.cpp)
+// streams (stream_*.cpp; the two independence checks share stream_independence.cpp)
 CheckDef make_async_stream_legacy_default_sync();
 CheckDef make_async_stream_nonblocking_independent();
 CheckDef make_async_stream_per_thread_independent();

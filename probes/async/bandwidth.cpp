@@ -27,44 +27,45 @@ void verify(Backend& b, StreamHandle s, CopyKind kind, const HostBuffer& h, cons
 }
 }  // namespace
 
-CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes, int reps) {
-    HostBuffer h(b, bytes, host);
-    DeviceBuffer d(b, bytes);
-    const std::uint32_t seed = fresh_seed();
-    if (kind == CopyKind::HostToDevice) {
-        h.fill(seed);
-    } else {
-        GC_CHECK(b.launch_fill(s, d.data(), d.words(), seed));
+namespace {
+// A source holding a fresh pattern and its destination, with one untimed copy made (first touch).
+struct CopyRig {
+    HostBuffer h;
+    DeviceBuffer d;
+    std::uint32_t seed;
+    CopyRig(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes)
+        : h(b, bytes, host), d(b, bytes), seed(fresh_seed()) {
+        if (kind == CopyKind::HostToDevice) {
+            h.fill(seed);
+        } else {
+            GC_CHECK(b.launch_fill(s, d.data(), d.words(), seed));
+        }
+        copy_once(b, s, kind, h, d);
+        GC_CHECK(b.stream_synchronize(s));
     }
-    copy_once(b, s, kind, h, d);  // untimed: first touch of the buffers
-    GC_CHECK(b.stream_synchronize(s));
+};
+}  // namespace
+
+CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes, int reps) {
+    CopyRig rig(b, s, kind, host, bytes);
     std::vector<double> gbps;
     for (int i = 0; i < reps; ++i) {
-        const double ms = event_time_ms(b, s, [&] { copy_once(b, s, kind, h, d); });
+        const double ms = event_time_ms(b, s, [&] { copy_once(b, s, kind, rig.h, rig.d); });
         gbps.push_back(static_cast<double>(bytes) / (ms * 1e6));
     }
-    verify(b, s, kind, h, d, seed, bytes);
+    verify(b, s, kind, rig.h, rig.d, rig.seed, bytes);
     const auto name = fmt::format("bw_{}_{}_{}", to_string(host), direction_label(kind), size_label(bytes));
     return {kind, host, bytes, summarize(name, "GB/s", gbps)};
 }
 
 double measure_copy_train(Backend& b, StreamHandle s, CopyKind kind, std::size_t bytes, int count) {
-    HostBuffer h(b, bytes, HostKind::Pinned);
-    DeviceBuffer d(b, bytes);
-    const std::uint32_t seed = fresh_seed();
-    if (kind == CopyKind::HostToDevice) {
-        h.fill(seed);
-    } else {
-        GC_CHECK(b.launch_fill(s, d.data(), d.words(), seed));
-    }
-    copy_once(b, s, kind, h, d);
-    GC_CHECK(b.stream_synchronize(s));
+    CopyRig rig(b, s, kind, HostKind::Pinned, bytes);
     const double ms = event_time_ms(b, s, [&] {
         for (int i = 0; i < count; ++i) {
-            copy_once(b, s, kind, h, d);
+            copy_once(b, s, kind, rig.h, rig.d);
         }
     });
-    verify(b, s, kind, h, d, seed, bytes);
+    verify(b, s, kind, rig.h, rig.d, rig.seed, bytes);
     return static_cast<double>(bytes) * count / (ms * 1e6);
 }
 

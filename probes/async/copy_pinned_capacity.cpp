@@ -15,11 +15,13 @@ using namespace async;
 std::string limits_text(const CheckContext& ctx) {
     const auto& e = ctx.env;
     const std::string soft = e.memlock_soft ? fmt::format("{} KiB", *e.memlock_soft / 1024) : "unlimited";
-    return fmt::format("RLIMIT_MEMLOCK soft {}{}; {}", soft, e.cap_ipc_lock ? " (ignored: CAP_IPC_LOCK)" : "",
-                       ctx.backend->vendor() == "nvidia"
-                           ? "the NVIDIA driver does not count pinned memory against it, so look at free host memory "
-                             "and the driver's own limits"
-                           : "ROCm counts pinned memory against it: raise the limit (limits.conf / systemd LimitMEMLOCK)");
+    const std::string vendor = ctx.backend->vendor();
+    const char* meaning = vendor == "nvidia" ? "the NVIDIA driver does not count pinned memory against it, so look at free "
+                                               "host memory and the driver's own limits"
+                          : vendor == "amd" ? "ROCm counts pinned memory against it: raise the limit (limits.conf / "
+                                              "systemd LimitMEMLOCK)"
+                                            : "the simulated backend pins nothing for real";
+    return fmt::format("RLIMIT_MEMLOCK soft {}{}; {}", soft, e.cap_ipc_lock ? " (ignored: CAP_IPC_LOCK)" : "", meaning);
 }
 
 void run(CheckContext& ctx, CheckResult& r) {
