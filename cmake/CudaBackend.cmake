@@ -39,4 +39,5 @@ if(GPUCONFORM_BUILD_CUDA)
     PREFIX "lib"
     LIBRARY_OUTPUT_DIRECTORY ${GPUCONFORM_MODULE_DIR})
   install(TARGETS gpuconform-cuda LIBRARY DESTINATION ${GPUCONFORM_INSTALL_MODULE_DIR})
+  add_dependencies(gpuconform gpuconform-cuda)  # a stale module of another interface version would not load
 endif()

@@ -45,5 +45,6 @@ if(GPUCONFORM_BUILD_HIP)
     COMMENT "Building HIP backend module (${GPUCONFORM_HIP_TARGETS})"
     VERBATIM)
   add_custom_target(gpuconform-hip ALL DEPENDS ${_out})
+  add_dependencies(gpuconform gpuconform-hip)
   install(FILES ${_out} DESTINATION ${GPUCONFORM_INSTALL_MODULE_DIR})
 endif()

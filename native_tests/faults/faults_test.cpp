@@ -151,5 +151,47 @@ TEST(Faults, AnUnwritableReportFolderIsExitTwoBeforeAnyCheckRuns) {
     EXPECT_EQ(out.output.find("host.memlock"), std::string::npos) << "checks ran although the report could not be written";
 }
 
+
+TEST(Faults, AFullDiskForTheReportIsExitTwoAndSaysWhere) {
+    if (::geteuid() != 0) {
+        GTEST_SKIP() << "needs root to mount a tiny tmpfs";
+    }
+    const auto dir = temp_dir("fulldisk");
+    const std::string mount = "mount -t tmpfs -o size=4k tmpfs " + dir.string() + " 2>/dev/null";
+    if (std::system(mount.c_str()) != 0) {
+        GTEST_SKIP() << "cannot mount a tmpfs here (no CAP_SYS_ADMIN)";
+    }
+    // A one-page file system cannot hold a report of two layers.
+    const auto out = run_cli("run --layer host,runtime --json " + (dir / "r.json").string());
+    const std::string umount = "umount " + dir.string();
+    std::system(umount.c_str());
+    EXPECT_EQ(out.exit_code, 2) << out.output;
+    EXPECT_NE(out.output.find("No space left on device"), std::string::npos) << out.output;
+    EXPECT_NE(out.output.find("--json -"), std::string::npos) << "the message must say how to get the report anyway";
+}
+
+TEST(Faults, ARuntimeThatLoadsWithoutADriverSaysSo) {
+    const fs::path module = fs::path(GPUCONFORM_BINARY_DIR) / "backends" / "libgpuconform-cuda.so";
+    if (!fs::exists(module) || fs::exists("/dev/nvidiactl")) {
+        GTEST_SKIP() << "needs the CUDA module built on a machine without the NVIDIA driver";
+    }
+    const auto dir = temp_dir("nodriver");
+    const auto path = dir / "r.json";
+    run_cli("run --layer runtime --json " + path.string());
+    const auto report = read_json(path);
+    const auto* devices = find_result(report, "runtime.cuda.devices");
+    ASSERT_NE(devices, nullptr);
+    // The statically linked runtime loads and answers; the missing driver is its own error name.
+    EXPECT_NE(devices->at("summary").get<std::string>().find("cudaErrorInsufficientDriver"), std::string::npos)
+        << devices->at("summary");
+    for (const auto& b : report.at("backends")) {
+        if (b.at("name") == "cuda") {
+            EXPECT_TRUE(b.at("loaded").get<bool>());
+            EXPECT_TRUE(b.at("driver_version").is_null());
+            EXPECT_EQ(b.at("runtime_version"), "13.0");
+        }
+    }
+}
+
 }  // namespace
 }  // namespace gpuconform::test
