@@ -193,5 +193,17 @@ TEST(Faults, ARuntimeThatLoadsWithoutADriverSaysSo) {
     }
 }
 
+TEST(Faults, ARunLeavesNothingBehindButTheReport) {
+    const auto dir = temp_dir("footprint");
+    fs::create_directories(dir / "tmp");
+    fs::create_directories(dir / "out");
+    const auto out = run_cli("run --layer host,runtime,framework --python /usr/bin/python3 --json " +
+                                 (dir / "out" / "r.json").string(),
+                             "TMPDIR=" + (dir / "tmp").string());
+    ASSERT_TRUE(fs::exists(dir / "out" / "r.json")) << out.output;
+    EXPECT_TRUE(fs::is_empty(dir / "tmp")) << "temporary files were left in TMPDIR";
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "out"), fs::directory_iterator{}), 1) << "only the report";
+}
+
 }  // namespace
 }  // namespace gpuconform::test

@@ -78,16 +78,4 @@ bool ReportOutput::write(const std::string& text, std::string* message) const {
     return false;
 }
 
-std::string ReportOutput::work_dir() const {
-    static std::string dir;
-    if (dir.empty()) {
-        const char* base = std::getenv("TMPDIR");
-        std::string templ = fmt::format("{}/gpuconform-XXXXXX", base != nullptr && *base != '\0' ? base : "/tmp");
-        if (mkdtemp(templ.data()) != nullptr) {
-            dir = templ;
-        }
-    }
-    return dir;
-}
-
 }  // namespace gpuconform

@@ -15,8 +15,6 @@ struct ReportOutput {
     static ReportOutput prepare(const std::string& json_path, const std::string& host);
     // Writes the text; on failure returns false and sets *message to what went wrong and where.
     bool write(const std::string& text, std::string* message) const;
-    // A private temporary folder for intermediate files (created on first use).
-    std::string work_dir() const;
 };
 
 // Keeps a host name safe as part of a file name.

@@ -168,7 +168,7 @@ int run_suite(const RunRequest& req) {
         fw.tests_dir = find_python_tests_dir();
         fw.only_glob = req.only.empty() ? "" : req.only.front();
         fw.quick = req.quick;
-        fw.work_dir = output.work_dir();
+        // fw.work_dir stays empty: the framework layer makes a private folder and removes it.
         auto outcome = run_framework_layer(fw, run.results);
         run.torch = outcome.torch;
         for (auto& r : outcome.results) {
