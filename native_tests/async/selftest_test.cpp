@@ -5,6 +5,10 @@
 #include "runner/selftest.hpp"
 
 namespace gpuconform {
+
+// Names the scenario in test output instead of dumping its bytes.
+void PrintTo(const FaultScenario& s, std::ostream* os) { *os << (s.fault.empty() ? "none" : s.fault); }
+
 namespace {
 
 class FaultCaught : public ::testing::TestWithParam<FaultScenario> {};
