@@ -41,11 +41,12 @@ hipMemcpyKind to_kind(CopyKind k) {
     return hipMemcpyDefault;
 }
 
-// wall_clock64() is s_memrealtime, a constant-rate counter (100 MHz on gfx9 and RDNA parts;
-// newer HIP reports the rate as hipDeviceAttributeWallClockRate).
+// HIP's own wall_clock64() is a constant-rate counter (100 MHz on gfx9 and RDNA parts) and picks
+// the one each target has (s_memrealtime on gfx8-gfx10, the steady counter on gfx11); some HIP
+// releases declare it for the device pass only. HIP 5.7 and later report its rate.
 __device__ std::uint64_t wall_ticks() {
 #if defined(__HIP_DEVICE_COMPILE__)
-    return __builtin_amdgcn_s_memrealtime();
+    return static_cast<std::uint64_t>(::wall_clock64());
 #else
     return 0;
 #endif
@@ -58,7 +59,7 @@ __global__ void spin_kernel(std::uint64_t ticks) {
 }
 
 std::uint64_t wall_clock_khz(int device) {
-#if HIP_VERSION_MAJOR >= 6
+#if HIP_VERSION >= 50700000  // seen in HIP 5.7 (Debian 13); absent from HIP 5.2 (Debian 12)
     int khz = 0;
     if (hipDeviceGetAttribute(&khz, hipDeviceAttributeWallClockRate, device) == hipSuccess && khz > 0) {
         return static_cast<std::uint64_t>(khz);
