@@ -20,7 +20,19 @@ bool can_drop_privileges() {
     return ::geteuid() == 0 && std::system("command -v setpriv >/dev/null && command -v prlimit >/dev/null") == 0;
 }
 
-const std::string k_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+// The unprivileged user may not reach the build tree (a checkout in root's home): it runs a copy
+// of the executable and its modules from a folder everyone can read.
+std::string as_nobody(const std::string& args) {
+    static const fs::path copy = [] {
+        const auto dir = temp_dir("nobody-bin");
+        fs::copy_file(exe(), dir / "gpuconform");
+        fs::copy(fs::path(GPUCONFORM_BINARY_DIR) / "backends", dir / "backends", fs::copy_options::recursive);
+        std::system(("chmod -R a+rX " + dir.string()).c_str());
+        return dir;
+    }();
+    return "GPUCONFORM_MODULE_DIR=" + (copy / "backends").string() + " setpriv --reuid=65534 --regid=65534 --clear-groups " +
+           args + " " + (copy / "gpuconform").string();
+}
 
 TEST(Faults, WithNoBackendModuleTheRuntimesAreReportedAndDeviceChecksSaySkippedWhy) {
     const auto dir = temp_dir("nomodule");
@@ -127,7 +139,11 @@ TEST(Faults, UnprivilegedUserWithTinyMemlockGetsAReportAndTheRightVerdict) {
     if (!can_drop_privileges()) {
         GTEST_SKIP() << "needs root, setpriv and prlimit to become an unprivileged user";
     }
-    const auto out = run_cli("run --layer host --json -", k_nobody + "prlimit --memlock=65536:65536", false);
+    const std::string command = as_nobody("prlimit --memlock=65536:65536") + " run --layer host --json - 2>/dev/null";
+    FILE* pipe = popen(command.c_str(), "r");
+    Outcome out;
+    out.output = read_pipe(pipe);
+    pclose(pipe);
     const auto report = nlohmann::json::parse(out.output, nullptr, false);
     ASSERT_FALSE(report.is_discarded()) << out.output;
     EXPECT_EQ(report.at("environment").at("limits").at("memlock_soft_bytes"), 65536);
@@ -145,7 +161,12 @@ TEST(Faults, AnUnwritableReportFolderIsExitTwoBeforeAnyCheckRuns) {
     const auto dir = temp_dir("readonly");
     fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read | fs::perms::others_exec |
                              fs::perms::group_exec);
-    const auto out = run_cli("run --layer host --json " + (dir / "r.json").string(), k_nobody);
+    const std::string command = as_nobody("") + " run --layer host --json " + (dir / "r.json").string() + " 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    Outcome out;
+    out.output = read_pipe(pipe);
+    const int status = pclose(pipe);
+    out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     EXPECT_EQ(out.exit_code, 2) << out.output;
     EXPECT_NE(out.output.find("not writable"), std::string::npos) << out.output;
     EXPECT_EQ(out.output.find("host.memlock"), std::string::npos) << "checks ran although the report could not be written";
