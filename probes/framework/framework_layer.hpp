@@ -16,7 +16,7 @@ namespace gpuconform {
 struct FrameworkOptions {
     std::string python;     // from find_python()
     std::string tests_dir;  // the python_tests folder (holds framework/ and pytest.ini)
-    std::string only_glob;  // run only check ids matching this glob; empty for all
+    std::string only_glob;  // run only check ids matching these comma-separated globs; empty for all
     bool quick = false;
     double timeout_s = 60;
     std::string work_dir;   // where the exchange files go; empty: a temporary folder, removed after

@@ -166,7 +166,9 @@ int run_suite(const RunRequest& req) {
         FrameworkOptions fw;
         fw.python = find_python(req.python);
         fw.tests_dir = find_python_tests_dir();
-        fw.only_glob = req.only.empty() ? "" : req.only.front();
+        for (const auto& glob : req.only) {
+            fw.only_glob += (fw.only_glob.empty() ? "" : ",") + glob;  // the plugin takes a comma-separated list
+        }
         fw.quick = req.quick;
         // fw.work_dir stays empty: the framework layer makes a private folder and removes it.
         auto outcome = run_framework_layer(fw, run.results);

@@ -29,7 +29,7 @@ def pytest_addoption(parser):
     group.addoption("--gpuconform-thresholds", metavar="PATH", action="append", default=[],
                     help="thresholds JSON layered over the built-in one (repeatable)")
     group.addoption("--gpuconform-quick", action="store_true", help="fewer trials and sizes")
-    group.addoption("--gpuconform-only", metavar="GLOB", help="run only check ids matching GLOB")
+    group.addoption("--gpuconform-only", metavar="GLOB", help="run only check ids matching GLOB (several: comma-separated)")
     group.addoption("--gpuconform-device", metavar="N", type=int, default=0,
                     help="torch device index to test (default 0)")
 
@@ -55,7 +55,8 @@ def pytest_collection_modifyitems(config, items):
     pattern = config.getoption("--gpuconform-only")
     if not pattern:
         return
-    keep = [i for i in items if check_id_of(i) and fnmatch.fnmatchcase(check_id_of(i), pattern)]
+    patterns = [p for p in pattern.split(",") if p]
+    keep = [i for i in items if check_id_of(i) and any(fnmatch.fnmatchcase(check_id_of(i), p) for p in patterns)]
     dropped = [i for i in items if i not in keep]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
