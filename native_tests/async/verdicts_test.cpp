@@ -24,6 +24,10 @@ TEST(Classify, TellsEarlyWaitedSynchronousAndUndecidedApart) {
     EXPECT_EQ(classify(call(21.0, false)), CallClass::Synchronous);
     // A quick return onto an idle queue proves nothing: the spin ended too soon.
     EXPECT_EQ(classify(call(0.02, false)), CallClass::Undecided);
+    // A spin whose own launch waited for it (launches that block) queued nothing ahead of the call.
+    GatedCall blocked = call(0.02, true);
+    blocked.gate_launch_ms = 20.0;
+    EXPECT_EQ(classify(blocked), CallClass::Undecided);
 }
 
 GatedCopy copy(CallClass k, std::uint64_t wrong = 0, bool ok = true) {

@@ -19,6 +19,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     std::string line;
     std::uint64_t wrong = 0;
     bool any_error_code = false;
+    bool undecided = false;
     for (const CopyKind kind : {CopyKind::HostToDevice, CopyKind::DeviceToHost}) {
         for (const std::size_t bytes : sweep_sizes(ctx.options.quick, {64u << 10, 1u << 20, 4u << 20, 64u << 20},
                                                    {64u << 10, 16u << 20})) {
@@ -26,6 +27,7 @@ void run(CheckContext& ctx, CheckResult& r) {
             record_gated_copy(r, c);
             wrong += c.wrong_words;
             any_error_code = any_error_code || !c.call.call_result.ok();
+            undecided = undecided || (c.call.call_result.ok() && c.klass == CallClass::Undecided);
             line += fmt::format("{}{} {}: {}", line.empty() ? "" : "; ", direction_label(kind), size_label(bytes),
                                 c.call.call_result.ok() ? to_string(c.klass) : c.call.call_result.name);
         }
@@ -34,6 +36,12 @@ void run(CheckContext& ctx, CheckResult& r) {
         r.status = Status::Fail;
         r.summary = fmt::format("pageable copies delivered wrong data after synchronize ({} words): {}", wrong, line);
         r.remediation = "data corruption on a plain copy: check dmesg for Xid/IOMMU errors and the driver";
+        return;
+    }
+    if (undecided) {
+        r.status = Status::Error;
+        r.summary = "could not classify every copy: the queued spin had ended (or its launch waited for it) before the "
+                    "call returned; see async.launch.returns_early. " + line;
         return;
     }
     r.status = Status::Info;

@@ -60,25 +60,22 @@ std::optional<double> copy_event_ms(Rig& g, double* host_ms) {
     return ms >= k_min_event_share * *host_ms ? std::optional<double>(ms) : std::nullopt;
 }
 
-// Both at once: B starts with A (it waits a start event recorded on A); t_both is the later end.
-// The destination is first overwritten on the device, so the check after proves this copy ran.
-// *together is false when a call returned only after its own work had finished: then nothing
-// could overlap, and the figures are no evidence about the device.
+// Both at once behind one start gate; t_both is the later end. The destination is first
+// overwritten on the device, so the check after proves this copy ran. *together is false when
+// the gate had ended before both calls returned (a call that waited for its own work, or a host
+// too slow to queue both): then the two did not start together and the figures are no evidence.
 nlohmann::json concurrent(Rig& g, std::uint64_t iterations, double* t_both, bool* together) {
-    async::Event start(g.b), b_begin(g.b), end_a(g.b), end_b(g.b);
+    async::Event b_begin(g.b), end_a(g.b), end_b(g.b);
     GC_CHECK(g.b.launch_fill(g.a, g.dev.data(), g.dev.words(), g.seed + 2));
-    // Both streams wait behind a short spin, so host-side delay between the two calls (a busy
-    // CPU, a slow launch) cannot stagger their starts and pass for missing overlap.
-    GC_CHECK(g.b.launch_spin(g.a, async::k_start_gate_ns));
-    GC_CHECK(g.b.event_record(start, g.a));
-    GC_CHECK(g.b.stream_wait_event(g.k, start));
+    GC_CHECK(g.b.stream_synchronize(g.a));
+    async::StartGate gate(g.b);
+    gate.hold(g.a);
+    gate.hold(g.k);
+    const EventHandle start = gate.start();
     GC_CHECK(g.b.event_record(b_begin, g.k));
     enqueue_copy(g);
     GC_CHECK(g.b.launch_compute(g.k, iterations, g.sink));
-    bool copy_done = false, kernel_done = false;
-    GC_CHECK(g.b.stream_query(g.a, &copy_done));
-    GC_CHECK(g.b.stream_query(g.k, &kernel_done));
-    *together = !copy_done && !kernel_done;
+    *together = gate.held();
     GC_CHECK(g.b.event_record(end_a, g.a));
     GC_CHECK(g.b.event_record(end_b, g.k));
     GC_CHECK(g.b.stream_synchronize(g.a));
@@ -122,7 +119,10 @@ void run(CheckContext& ctx, CheckResult& r) {
         const double tb = async::event_time_ms(b, k, [&] { GC_CHECK(b.launch_compute(k, iterations, g.sink)); });
         double both = 0;
         bool together = false;
-        timeline = concurrent(g, iterations, &both, &together);
+        async::with_held_gate([&] {
+            timeline = concurrent(g, iterations, &both, &together);
+            return together;
+        });
         o.add(ta, tb, both, together);
     }
     o.record(r, "copy", "kernel");

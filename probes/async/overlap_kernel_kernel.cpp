@@ -13,19 +13,18 @@ namespace {
 // A spin timed by events as less than this share of its known length: the events are not timing it.
 constexpr double k_min_event_share = 0.5;
 
-// Both spins at once; B waits a start event recorded on A, so both begin together. *together is
-// false when a launch returned only after its kernel had finished: then nothing could overlap.
+// Both spins at once behind one start gate. *together is false when the gate had ended before
+// both launches returned (a launch that waited for its kernel, or a host too slow to queue
+// both): then the two did not start together and the figures are no evidence.
 double both_ms(Backend& b, StreamHandle a, StreamHandle k, std::uint64_t spin_ns, bool* together) {
-    async::Event start(b), end_a(b), end_b(b);
-    GC_CHECK(b.launch_spin(a, async::k_start_gate_ns));  // both start together, whatever the host does
-    GC_CHECK(b.event_record(start, a));
-    GC_CHECK(b.stream_wait_event(k, start));
+    async::Event end_a(b), end_b(b);
+    async::StartGate gate(b);
+    gate.hold(a);
+    gate.hold(k);
+    const EventHandle start = gate.start();
     GC_CHECK(b.launch_spin(a, spin_ns));
     GC_CHECK(b.launch_spin(k, spin_ns));
-    bool a_done = false, k_done = false;
-    GC_CHECK(b.stream_query(a, &a_done));
-    GC_CHECK(b.stream_query(k, &k_done));
-    *together = !a_done && !k_done;
+    *together = gate.held();
     GC_CHECK(b.event_record(end_a, a));
     GC_CHECK(b.event_record(end_b, k));
     GC_CHECK(b.stream_synchronize(a));
@@ -52,7 +51,11 @@ void run(CheckContext& ctx, CheckResult& r) {
         const double ta = async::event_time_ms(b, a, [&] { GC_CHECK(b.launch_spin(a, spin_ns)); });
         const double tb = async::event_time_ms(b, k, [&] { GC_CHECK(b.launch_spin(k, spin_ns)); });
         bool together = false;
-        const double both = both_ms(b, a, k, spin_ns, &together);
+        double both = 0;
+        async::with_held_gate([&] {
+            both = both_ms(b, a, k, spin_ns, &together);
+            return together;
+        });
         o.add(ta, tb, both, together, std::min(ta, tb) >= k_min_event_share * spin_ms);
     }
     o.record(r, "kernel_a", "kernel_b");

@@ -151,7 +151,9 @@ double event_time_ms(Backend& b, StreamHandle stream, const std::function<void()
 GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, const std::function<ApiResult()>& call) {
     GatedCall g;
     g.gate_ms = static_cast<double>(gate_ns) / 1e6;
+    const auto launched = Clock::now();
     GC_CHECK(b.launch_spin(stream, gate_ns));
+    g.gate_launch_ms = ms_since(launched);
     const auto t0 = Clock::now();
     g.call_result = call();
     g.call_ms = ms_since(t0);
@@ -160,6 +162,28 @@ GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, con
     g.queue_busy = !done;
     GC_CHECK(b.stream_synchronize(stream));
     return g;
+}
+
+StartGate::StartGate(Backend& b, std::uint64_t ns) : m_backend(b), m_stream(b, StreamKind::NonBlocking), m_start(b) {
+    GC_CHECK(b.launch_spin(m_stream, ns));
+    GC_CHECK(b.event_record(m_start, m_stream));
+}
+
+void StartGate::hold(StreamHandle s) { GC_CHECK(m_backend.stream_wait_event(s, m_start)); }
+
+bool StartGate::held() {
+    bool done = false;
+    GC_CHECK(m_backend.stream_query(m_stream, &done));
+    return !done;
+}
+
+bool with_held_gate(const std::function<bool()>& measure, int attempts) {
+    for (int i = 0; i < attempts; ++i) {
+        if (measure()) {
+            return true;
+        }
+    }
+    return false;
 }
 
 std::string to_string(CallClass c) {
@@ -177,6 +201,9 @@ std::string to_string(CallClass c) {
 }
 
 CallClass classify(const GatedCall& g) {
+    if (g.gate_launch_ms >= 0.5 * g.gate_ms) {
+        return CallClass::Undecided;  // the spin's own launch waited for it: nothing was queued ahead
+    }
     const bool waited = g.call_ms >= 0.5 * g.gate_ms;
     if (!waited && g.queue_busy) {
         return CallClass::ReturnedEarly;

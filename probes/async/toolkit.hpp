@@ -100,6 +100,7 @@ struct GatedCall {
     double call_ms = 0;        // how long the call took to return (host clock)
     bool queue_busy = false;   // the stream still had work right after the call returned
     double gate_ms = 0;
+    double gate_launch_ms = 0; // how long queueing the spin itself took (it should return at once)
 };
 GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, const std::function<ApiResult()>& call);
 
@@ -116,6 +117,24 @@ CallClass classify(const GatedCall& g);
 // A short spin that holds work back until the host has queued all of it, so two streams start
 // together: 5 ms is far above any launch latency and far below a check's time budget.
 constexpr std::uint64_t k_start_gate_ns = 5'000'000;
+
+// The spin runs on a stream of its own and ends in an event the held streams wait on. held()
+// tells, after the last call, whether the spin was still running: only then did the streams
+// really start together (a host descheduled for longer than the spin staggers them).
+class StartGate {
+public:
+    StartGate(Backend& b, std::uint64_t ns = k_start_gate_ns);
+    void hold(StreamHandle s);
+    EventHandle start() const { return m_start; }
+    bool held();
+
+private:
+    Backend& m_backend;
+    Stream m_stream;
+    Event m_start;
+};
+// Tries a gated measurement up to `attempts` times until its gate held; returns whether one did.
+bool with_held_gate(const std::function<bool()>& measure, int attempts = 3);
 
 // Expectation helpers with the profile: gate length and a size list, --quick aware.
 std::uint64_t gate_ns(const CheckContext& ctx, CheckResult& r);

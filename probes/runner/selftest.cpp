@@ -27,10 +27,11 @@ const std::vector<FaultScenario>& fault_scenarios() {
         {"launch_blocks",
          {"async.launch.returns_early", "async.overlap.copy_compute", "async.overlap.kernel_kernel",
           "async.stream.legacy_default_sync", "async.stream.nonblocking_independent", "async.stream.per_thread_independent",
-          "async.queue.launch_depth", "async.stream.many_streams"},
+          "async.queue.launch_depth", "async.stream.many_streams", "async.copy.pinned_returns_early",
+          "async.copy.registered_returns_early", "async.copy.pageable_behaviour"},
          {},
-         "launches that block (like CUDA_LAUNCH_BLOCKING=1): the launch check fails; stream and overlap checks cannot "
-         "queue work behind a kernel, so they end in error and point at it"},
+         "launches that block (like CUDA_LAUNCH_BLOCKING=1): the launch check fails; the gated copy, stream and overlap "
+         "checks cannot queue work behind a kernel, so they end in error and point at it"},
         {"pageable_d2h_early", {}, {}, "documented-may: pageable D2H returning early is reported, never failed"},
         {"default_stream_no_sync", {"async.stream.legacy_default_sync"}, {}, "a legacy stream that waits for nothing"},
         {"events_ignored",
