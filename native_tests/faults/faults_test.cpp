@@ -85,33 +85,29 @@ TEST(Faults, AHungCheckTimesOutAndTheNextStillRuns) {
     EXPECT_EQ(timing->at("status"), "error");
 }
 
-TEST(Faults, ACrashingCheckIsAnErrorNamingTheSignalAndTheNextStillRuns) {
-    const auto dir = temp_dir("crash");
+// Runs two device checks under a fatal fault: each must end in `error` naming what happened,
+// and the second must still run after the first took its worker down.
+void expect_each_check_errors_naming(const std::string& fault, const std::string& name) {
+    const auto dir = temp_dir(fault);
     const auto path = dir / "r.json";
-    run_cli("run --backend sim --fault crash --layer async --only 'async.launch.*,async.event.timing_accuracy' --json " +
+    run_cli("run --backend sim --fault " + fault + " --layer async --only 'async.launch.*,async.event.timing_accuracy' --json " +
             path.string());
     const auto report = read_json(path);
     for (const char* id : {"async.launch.returns_early", "async.event.timing_accuracy"}) {
         const auto* r = find_result(report, id);
         ASSERT_NE(r, nullptr) << id;
         EXPECT_EQ(r->at("status"), "error");
-        EXPECT_NE(r->at("summary").get<std::string>().find("SEGV"), std::string::npos) << r->at("summary");
+        EXPECT_NE(r->at("summary").get<std::string>().find(name), std::string::npos) << r->at("summary");
     }
     expect_valid(path);
 }
 
+TEST(Faults, ACrashingCheckIsAnErrorNamingTheSignalAndTheNextStillRuns) {
+    expect_each_check_errors_naming("crash", "SEGV");
+}
+
 TEST(Faults, AStickyDeviceErrorIsAnErrorWithItsNameAndDoesNotLeak) {
-    const auto dir = temp_dir("sticky");
-    const auto path = dir / "r.json";
-    run_cli("run --backend sim --fault sticky_error --layer async --only 'async.launch.*,async.event.timing_accuracy' --json " +
-            path.string());
-    const auto report = read_json(path);
-    for (const char* id : {"async.launch.returns_early", "async.event.timing_accuracy"}) {
-        const auto* r = find_result(report, id);
-        ASSERT_NE(r, nullptr) << id;
-        EXPECT_EQ(r->at("status"), "error");
-        EXPECT_NE(r->at("summary").get<std::string>().find("simErrorLaunchFailure"), std::string::npos) << r->at("summary");
-    }
+    expect_each_check_errors_naming("sticky_error", "simErrorLaunchFailure");
 }
 
 TEST(Faults, SigintEndsChildrenAndWritesAPartialReportMarkedInterrupted) {
