@@ -2,12 +2,14 @@
 // and a conforming simulated device trips none: the proof that each device check catches its fault.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "runner/selftest.hpp"
 
 namespace gpuconform {
 
 // Names the scenario in test output instead of dumping its bytes.
-void PrintTo(const FaultScenario& s, std::ostream* os) { *os << (s.fault.empty() ? "none" : s.fault); }
+void PrintTo(const FaultScenario& s, std::ostream* os) { *os << scenario_name(s); }
 
 namespace {
 
@@ -50,7 +52,9 @@ TEST(FaultCaught, PageableD2HReturningEarlyIsReportedNotFailed) {
 }
 
 std::string name_of(const ::testing::TestParamInfo<FaultScenario>& info) {
-    return info.param.fault.empty() ? "none" : info.param.fault;
+    std::string name = scenario_name(info.param);
+    std::replace(name.begin(), name.end(), '+', '_');  // test names are identifiers
+    return name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Sim, FaultCaught, ::testing::ValuesIn(fault_scenarios()), name_of);

@@ -15,6 +15,7 @@ CheckDef on_every_device_at_once(CheckDef d) {
 
 std::vector<CheckDef> async_checks() {
     return {
+        make_async_device_occupancy(),
         on_every_device_at_once(make_async_launch_returns_early()),
         make_async_copy_pinned_returns_early(),
         make_async_copy_pageable_behaviour(),

@@ -6,6 +6,7 @@
 namespace gpuconform {
 
 // copies (copy_*.cpp; pinned and registered share copy_returns_early.cpp; launch_returns_early.cpp)
+CheckDef make_async_device_occupancy();
 CheckDef make_async_launch_returns_early();
 CheckDef make_async_copy_pinned_returns_early();
 CheckDef make_async_copy_pageable_behaviour();

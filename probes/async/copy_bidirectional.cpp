@@ -110,6 +110,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_bidirectional() {
     CheckDef d;
     d.id = "async.copy.bidirectional";
+    d.timing_sensitive = true;  // a rate ratio: another user shares the engines
     d.layer = "async";
     d.description = "H2D and D2H at once on two streams: aggregate against one direction";
     d.scope = Scope::Device;

@@ -150,6 +150,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_numa_locality() {
     CheckDef d;
     d.id = "async.copy.numa_locality";
+    d.timing_sensitive = true;  // bandwidth from each NUMA node
     d.layer = "async";
     d.description = "Pinned H2D bandwidth from the GPU's own NUMA node against a remote one";
     d.scope = Scope::Device;

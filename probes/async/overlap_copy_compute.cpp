@@ -145,6 +145,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_overlap_copy_compute() {
     CheckDef d;
     d.id = "async.overlap.copy_compute";
+    d.timing_sensitive = true;  // overlap is a ratio of durations
     d.layer = "async";
     d.description = "A pinned H2D copy and a compute kernel on two streams overlap";
     d.scope = Scope::Device;

@@ -50,6 +50,7 @@ void judge(CheckContext& ctx, CheckResult& r, const Independence& c) {
 CheckDef make(const char* id, const char* description, Independence c) {
     CheckDef d;
     d.id = id;
+    d.timing_sensitive = true;  // independence is judged from overlapping durations
     d.layer = "async";
     d.description = description;
     d.scope = Scope::Device;

@@ -51,6 +51,9 @@ std::string validate(const RunRequest& req) {
         }
     }
     const bool sim = std::find(req.backends.begin(), req.backends.end(), "sim") != req.backends.end();
+    if (req.sim_cotenant_s >= 0 && !sim) {
+        return "--sim-cotenant needs --backend sim (the co-tenant lives in the simulated backend)";
+    }
     if (!req.faults.empty() && !sim) {
         return "--fault needs --backend sim (faults are injected into the simulated backend only)";
     }
@@ -63,7 +66,7 @@ std::string validate(const RunRequest& req) {
 }
 
 void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& layers, std::vector<std::string>& only,
-                     std::vector<std::string>& backends, std::vector<std::string>& faults) {
+                     std::vector<std::string>& backends, std::vector<std::string>& faults, std::string& when_busy) {
     auto* run = app.add_subcommand("run", "Run the checks and write a JSON report");
     run->add_option("--layer", layers, "Layers to run, comma-separated: host, runtime, async, framework (default all)");
     run->add_option("--only", only, "Only checks whose id matches this glob (repeatable, comma-separated)");
@@ -79,6 +82,18 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
     run->add_option("--python", req.python, "Python for the framework layer (default $GPUCONFORM_PYTHON, else python3)");
     run->add_option("--check-timeout", req.check_timeout_s, "Seconds each device check may take (default: the check's own limit)")
         ->check(CLI::PositiveNumber);
+    run->add_option("--when-busy", when_busy,
+                    "When another process uses a GPU, timing checks: wait (up to --busy-wait, then error naming it), "
+                    "skip, or measure (anyway, and say so)")
+        ->default_val("wait")
+        ->check(CLI::IsMember({"wait", "skip", "measure"}));
+    run->add_option("--busy-wait", req.busy_wait_s, "Seconds each GPU may be waited for to go quiet, over the whole run")
+        ->default_val(120)
+        ->check(CLI::NonNegativeNumber);
+    run->add_option("--sim-cotenant", req.sim_cotenant_s,
+                    "Simulated backend: another process shares every device for S seconds (0: the whole run)")
+        ->check(CLI::NonNegativeNumber);
+    run->add_flag("--verbose", req.verbose, "Print every result line (repeated skips are folded otherwise)");
     run->add_flag("--strict", req.strict, "Treat warn as failure in the exit status");
     run->add_flag("--quiet", req.quiet, "Print only what needs attention and the summary");
     run->add_flag("--quick", req.quick, "Fewer sizes and repetitions (for every-node nightly runs)");
@@ -113,7 +128,8 @@ int main(int argc, char** argv) {
 
     RunRequest req;
     std::vector<std::string> layers, only, backends, faults;
-    add_run_command(app, req, layers, only, backends, faults);
+    std::string when_busy = "wait";
+    add_run_command(app, req, layers, only, backends, faults, when_busy);
 
     auto* list = app.add_subcommand("list", "List the checks: id and one-line description");
     std::string list_layer;
@@ -143,6 +159,7 @@ int main(int argc, char** argv) {
         req.only = split_commas(only);
         req.backends = split_commas(backends);
         req.faults = split_commas(faults);
+        req.when_busy = gpuconform::when_busy_from_string(when_busy).value_or(gpuconform::WhenBusy::Wait);
         req.command_line.assign(argv, argv + argc);
         if (const auto error = validate(req); !error.empty()) {
             fmt::print(stderr, "gpuconform run: {}\n", error);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "core/result.hpp"
 
 namespace gpuconform {
+
+class OccupancySampler;
 
 enum class Scope {
     Host,     // runs in the parent process; no GPU runtime
@@ -36,6 +39,7 @@ struct CheckContext {
     const BackendInfo* backend_info = nullptr;  // for Scope::Backend and Scope::Device
     int device = -1;             // valid for Scope::Device
     DeviceProps props;           // valid for Scope::Device
+    const OccupancySampler* occupancy = nullptr;  // for checks with in_parent
 
     // Expectation value for this check, resolved for this device's vendor and arch;
     // records what was used into result.expectation.
@@ -56,6 +60,12 @@ struct CheckDef {
     // Measurements compared across sibling GPUs of one node (same model): a device far below the
     // siblings' median fails even when it meets the absolute expectation.
     std::vector<std::string> sibling_keys;
+    // Device and Node checks must decide: true when the verdict rests on timing another GPU user
+    // can disturb (bandwidth, overlap, concurrency, launch depth); false when it does not (a copy
+    // returning early, event order, error semantics). Unset is a bug that a test catches.
+    std::optional<bool> timing_sensitive;
+    // Runs in the parent with the occupancy sampler instead of in a worker (async.device.occupancy).
+    bool in_parent = false;
     std::function<void(CheckContext&, CheckResult&)> run;
 };
 

@@ -116,6 +116,12 @@ void to_json(nlohmann::json& j, const CheckResult& r) {
          {"facts", r.facts},
          {"expectation", r.expectation},
          {"duration_s", r.duration_s}};
+    if (r.timing_sensitive) {
+        j["timing_sensitive"] = *r.timing_sensitive;
+    }
+    if (!r.disturbance.is_null()) {
+        j["disturbance"] = r.disturbance;
+    }
 }
 
 void from_json(const nlohmann::json& j, CheckResult& r) {
@@ -137,6 +143,12 @@ void from_json(const nlohmann::json& j, CheckResult& r) {
     r.facts = j.value("facts", nlohmann::json::object());
     r.expectation = j.value("expectation", nlohmann::json::object());
     r.duration_s = j.value("duration_s", 0.0);
+    if (j.contains("timing_sensitive") && j.at("timing_sensitive").is_boolean()) {
+        r.timing_sensitive = j.at("timing_sensitive").get<bool>();
+    }
+    if (j.contains("disturbance") && j.at("disturbance").is_object()) {
+        r.disturbance = j.at("disturbance");
+    }
 }
 
 }  // namespace gpuconform

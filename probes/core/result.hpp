@@ -44,6 +44,10 @@ struct CheckResult {
     nlohmann::json facts = nlohmann::json::object();        // non-numeric observations
     nlohmann::json expectation = nlohmann::json::object();  // what the verdict was judged against
     double duration_s = 0.0;
+    // Whether another GPU user can disturb this verdict (set from the CheckDef for device checks).
+    std::optional<bool> timing_sensitive;
+    // Who else used the GPU during the measurement (the report's `disturbance`); null when nobody.
+    nlohmann::json disturbance;
 
     Measurement* find(const std::string& name);
 };

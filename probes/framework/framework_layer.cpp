@@ -171,7 +171,7 @@ FrameworkOutcome run_framework_layer(const FrameworkOptions& options, const std:
     const fs::path log_file = dir / "framework-pytest.log";
     fs::remove(results, ec);
     fs::remove(env_file, ec);
-    std::ofstream(native_file) << nlohmann::json(native).dump() << '\n';
+    std::ofstream(native_file) << nlohmann::json(native).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     const auto argv = framework_pytest_argv(options, results.string(), native_file.string(), env_file.string());
     // No bytecode written next to the installed tests; they may be read-only.
     const ChildOutcome child = run_child(argv, {{"PYTHONDONTWRITEBYTECODE", "1"}}, log_file.string(), options.timeout_s);

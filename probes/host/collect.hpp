@@ -35,5 +35,8 @@ int count_numa_nodes(const std::string& root);
 // Facts of the running process, not of `root`: host name, glibc, RLIMIT_MEMLOCK, uid, user,
 // groups, CAP_IPC_LOCK and the variables of k_gpu_env_vars.
 void collect_process_facts(Environment& env);
+// The variables of gpu_env_vars() (and k_gpu_env_vars) set in `environment` (an environ-style
+// list) into env.gpu_env, made valid UTF-8; invalid values keep their raw bytes in gpu_env_raw.
+void collect_gpu_env(char** environment, Environment& env);
 
 }  // namespace gpuconform

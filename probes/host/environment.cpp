@@ -85,6 +85,9 @@ void to_json(nlohmann::json& j, const Environment& e) {
         {"kernel_drivers", e.kernel_drivers},
         {"pci_gpus", e.pci_gpus},
     };
+    if (!e.gpu_env_raw.empty()) {
+        j["env_raw"] = e.gpu_env_raw;
+    }
 }
 
 }  // namespace gpuconform

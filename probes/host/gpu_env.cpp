@@ -1,11 +1,13 @@
 #include "host/gpu_env.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "host/gpu_env_vars.hpp"
 #include "host/host_checks.hpp"
 
 namespace gpuconform {
@@ -46,6 +48,16 @@ Verdict judge_gpu_env(const GpuEnvInput& in) {
             unset.push_back(name);
         }
     }
+    // The rest of the table's warn entries: DCGM's list, interposers, debugging allocators.
+    for (const auto& [name, value] : in.vars) {
+        const GpuEnvVar* v = find_gpu_env_var(name);
+        if (v == nullptr || !v->warn || std::find(unset.begin(), unset.end(), name) != unset.end() ||
+            std::find(k_serializing.begin(), k_serializing.end(), name) != k_serializing.end()) {
+            continue;
+        }
+        problems.push_back(fmt::format("{}={}: {}", name, value, v->effect));  // set at all: DCGM warns too
+        unset.push_back(name);
+    }
     if (!problems.empty()) {
         return {Status::Warn, fmt::format("{}", fmt::join(problems, "; ")),
                 fmt::format("unset {} (shell profile, job script, container or systemd Environment=)",
@@ -67,6 +79,9 @@ CheckDef make_host_env() {
                           GpuEnvInput in{ctx.env.gpu_env, count_pci_gpus(ctx.env, "nvidia"),
                                          count_pci_gpus(ctx.env, "amd")};
                           r.facts = {{"vars", in.vars}};
+                          if (!ctx.env.gpu_env_raw.empty()) {
+                              r.facts["vars_raw"] = ctx.env.gpu_env_raw;
+                          }
                           apply(judge_gpu_env(in), r);
                       });
 }

@@ -8,7 +8,11 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+extern char** environ;
+
+#include "core/utf8.hpp"
 #include "host/collect.hpp"
+#include "host/gpu_env_vars.hpp"
 #include "host/host_fs.hpp"
 #include "host/parsers.hpp"
 
@@ -69,11 +73,34 @@ void collect_process_facts(Environment& env) {
         const auto caps = parse_cap_eff(*status);
         env.cap_ipc_lock = caps && ((*caps >> k_cap_ipc_lock_bit) & 1u) != 0;
     }
-    for (const auto name : k_gpu_env_vars) {
-        const std::string key(name);
-        if (const char* v = std::getenv(key.c_str())) {
-            env.gpu_env[key] = v;
+    collect_gpu_env(environ, env);
+}
+
+void collect_gpu_env(char** environment, Environment& env) {
+    for (char** e = environment; e != nullptr && *e != nullptr; ++e) {
+        const std::string_view entry(*e);
+        const auto eq = entry.find('=');
+        if (eq == std::string_view::npos) {
+            continue;
         }
+        const std::string name(entry.substr(0, eq));
+        std::string value(entry.substr(eq + 1));
+        const bool listed = find_gpu_env_var(name) != nullptr ||
+                            std::find(k_gpu_env_vars.begin(), k_gpu_env_vars.end(), name) != k_gpu_env_vars.end();
+        if (!listed || !is_valid_utf8(name)) {
+            continue;
+        }
+        if (name == "LD_LIBRARY_PATH") {
+            const auto shadows = shadowing_library_dirs(value);
+            if (shadows.empty()) {
+                continue;  // an ordinary search path: not a GPU setting
+            }
+        }
+        if (!is_valid_utf8(value)) {
+            env.gpu_env_raw[name] = escape_bytes(value);  // the bytes as they were, \xNN-escaped
+            value = to_valid_utf8(value);
+        }
+        env.gpu_env[name] = value;
     }
 }
 

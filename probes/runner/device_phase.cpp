@@ -15,11 +15,13 @@ constexpr double k_hello_timeout_s = 60.0;
 
 DevicePhase::DevicePhase(const Environment& env, const Profile& profile, const RunOptions& options,
                          const RunRequest& request, Record record)
-    : m_env(env), m_profile(profile), m_options(options), m_request(request), m_record(std::move(record)) {}
+    : m_env(env), m_profile(profile), m_options(options), m_request(request), m_record(std::move(record)),
+      m_sampler(OccupancySampler::standard("")) {}
 
 void DevicePhase::add_backend(const std::string& name, const std::string& module_options) {
     Slot slot;
-    slot.setup = WorkerSetup{name, module_options, &m_env, &m_profile, &m_options};
+    slot.setup = WorkerSetup{name, name == "sim" ? add_cotenant(module_options) : module_options, &m_env, &m_profile,
+                             &m_options};
     auto hello = Worker::start(slot.setup, k_hello_timeout_s, &slot.info);
     if (hello->alive()) {
         slot.workers[0] = std::move(hello);  // the worker that said hello serves device 0
@@ -145,7 +147,9 @@ void DevicePhase::judge_siblings(const Slot& slot, const CheckDef& def, std::vec
     }
     std::vector<CheckResult*> pointers;
     for (auto& r : results) {
-        pointers.push_back(&r);
+        if (r.disturbance.is_null()) {  // a reading disturbed by another user says nothing of the device
+            pointers.push_back(&r);
+        }
     }
     apply_sibling_rule(pointers, models, def.sibling_keys, *shortfall);
 }
@@ -182,11 +186,7 @@ void DevicePhase::run_device_checks(const std::vector<const CheckDef*>& checks) 
             if (g_interrupted || devices.empty()) {
                 break;
             }
-            if (def->scope == Scope::Node) {
-                m_record(run_one(slot, *def, devices.front()));
-                continue;
-            }
-            auto results = run_on_devices(slot, *def, devices);
+            auto results = run_guarded(slot, *def, devices);
             judge_siblings(slot, *def, results);
             for (auto& r : results) {
                 m_record(std::move(r));

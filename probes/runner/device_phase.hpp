@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "occupancy/occupancy.hpp"
 #include "runner/runner.hpp"
 #include "runner/worker.hpp"
 
@@ -20,6 +21,9 @@ public:
     using Record = std::function<void(CheckResult)>;
     DevicePhase(const Environment& env, const Profile& profile, const RunOptions& options, const RunRequest& request,
                 Record record);
+    ~DevicePhase();
+    DevicePhase(const DevicePhase&) = delete;
+    DevicePhase& operator=(const DevicePhase&) = delete;
 
     // Starts the backend's worker and keeps what it reported (loaded or not).
     void add_backend(const std::string& name, const std::string& module_options);
@@ -30,6 +34,8 @@ public:
     std::string describe_devices() const;
 
     void run_device_checks(const std::vector<const CheckDef*>& checks);
+    // The first reading of each GPU's other users (the environment's `gpu_occupancy`).
+    const std::vector<GpuOccupancy>& first_occupancy() const { return m_first_occupancy; }
 
 private:
     struct Slot {
@@ -44,6 +50,15 @@ private:
     void judge_siblings(const Slot& slot, const CheckDef& def, std::vector<CheckResult>& results) const;
     bool device_selected(int device) const;
     std::string why_no_devices() const;
+    // busy_guard.cpp: the busy-GPU policy around timing-sensitive checks.
+    std::vector<CheckResult> run_guarded(Slot& slot, const CheckDef& def, const std::vector<int>& devices);
+    std::vector<CheckResult> run_unguarded(Slot& slot, const CheckDef& def, const std::vector<int>& devices);
+    std::vector<CheckResult> run_in_parent(Slot& slot, const CheckDef& def, const std::vector<int>& devices);
+    GpuOccupancy sample(const Slot& slot, int device);
+    double wait_left(const Slot& slot, int device) const;
+    // Polls until the GPU reads quiet or its wait budget ends; returns the last reading.
+    GpuOccupancy wait_for_quiet(const Slot& slot, int device, GpuOccupancy last, double* waited_s);
+    std::string add_cotenant(const std::string& module_options);
 
     const Environment& m_env;
     const Profile& m_profile;
@@ -51,6 +66,10 @@ private:
     const RunRequest& m_request;
     Record m_record;
     std::vector<Slot> m_slots;
+    OccupancySampler m_sampler;
+    std::string m_cotenant_dir;                 // the sim co-tenant's folder, removed at the end
+    std::map<std::string, double> m_waited_s;   // "backend:device" -> seconds waited so far
+    std::vector<GpuOccupancy> m_first_occupancy;
 };
 
 }  // namespace gpuconform

@@ -92,7 +92,10 @@ nlohmann::json build_report(const RunRecord& run) {
     summary["verdict"] = run.interrupted ? "interrupted" : (failed ? "fail" : "pass");
     nlohmann::json env = run.env;
     env["torch"] = run.torch;
-    return {{"schema", "gpuconform-report"},
+    if (!run.gpu_occupancy.is_null()) {
+        env["gpu_occupancy"] = run.gpu_occupancy;
+    }
+    nlohmann::json report = {{"schema", "gpuconform-report"},
             {"schema_version", k_report_schema_version},
             {"tool", {{"name", "gpuconform"}, {"version", GPUCONFORM_VERSION}}},
             {"run",
@@ -110,6 +113,10 @@ nlohmann::json build_report(const RunRecord& run) {
             {"devices", devices},
             {"results", run.results},
             {"summary", summary}};
+    if (!run.causes.is_null()) {
+        report["causes"] = run.causes;
+    }
+    return report;
 }
 
 }  // namespace gpuconform

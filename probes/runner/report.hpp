@@ -12,7 +12,7 @@
 
 namespace gpuconform {
 
-constexpr const char* k_report_schema_version = "1.0";
+constexpr const char* k_report_schema_version = "1.1";  // 1.1: causes, gpu_occupancy, disturbance
 
 struct RunRecord {
     std::string run_id;
@@ -28,6 +28,8 @@ struct RunRecord {
     nlohmann::json torch;  // null when the framework layer did not run
     std::vector<BackendInfo> backends;
     std::vector<CheckResult> results;
+    nlohmann::json gpu_occupancy;  // per GPU, the first reading of its other users; null when not read
+    nlohmann::json causes;         // group_causes(); null when not grouped
 };
 
 nlohmann::json build_report(const RunRecord& run);

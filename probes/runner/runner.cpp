@@ -13,6 +13,7 @@
 #include "core/check.hpp"
 #include "framework/framework_layer.hpp"
 #include "junit.hpp"
+#include "runner/causes.hpp"
 #include "runner/device_phase.hpp"
 #include "runner/module_loader.hpp"
 #include "runner/output.hpp"
@@ -116,7 +117,7 @@ int run_suite(const RunRequest& req) {
         return 2;
     }
     std::FILE* term = output.to_stdout ? stderr : stdout;
-    TerminalView view(term, req.quiet);
+    TerminalView view(term, req.quiet, req.verbose);
     view.header(fmt::format("gpuconform {} on {} ({}, kernel {})", GPUCONFORM_VERSION, run.env.hostname,
                             run.env.distro.pretty_name, run.env.kernel));
 
@@ -160,6 +161,9 @@ int run_suite(const RunRequest& req) {
         }
         phase.run_device_checks(checks);
         run.backends = phase.backends();
+        if (!phase.first_occupancy().empty()) {
+            run.gpu_occupancy = phase.first_occupancy();
+        }
     }
 
     if (layer_selected(req, "framework") && !g_interrupted) {
@@ -180,13 +184,16 @@ int run_suite(const RunRequest& req) {
         }
     }
 
+    attribute_environment(run.results, run.env);
+    const auto causes = group_causes(run.results, run.env);
+    run.causes = causes;
     run.interrupted = g_interrupted;
     run.finished = utc_now_iso();
     run.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     run.exit_status = exit_status_for(run.results, req.strict, run.interrupted);
     const auto report = build_report(run);
     std::string written;
-    if (!output.write(report.dump(2) + "\n", &written)) {
+    if (!output.write(report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", &written)) {
         fmt::print(stderr, "gpuconform: {}\n", written);
         return 2;
     }
@@ -198,6 +205,7 @@ int run_suite(const RunRequest& req) {
             return 2;
         }
     }
+    view.causes(causes);
     view.summary(run.results, run.duration_s, output.to_stdout ? "" : written);
     if (run.interrupted) {
         fmt::print(stderr, "gpuconform: interrupted; the partial report is marked so\n");

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "runner/busy_policy.hpp"
+
 namespace gpuconform {
 
 struct RunRequest {
@@ -22,6 +24,10 @@ struct RunRequest {
     bool quiet = false;
     bool quick = false;
     double check_timeout_s = 0;            // > 0: overrides every device check's own limit
+    WhenBusy when_busy = WhenBusy::Wait;   // a timing check on a GPU another user is on
+    double busy_wait_s = 120;              // seconds each GPU may be waited for, over the whole run
+    bool verbose = false;                  // every result line, even repeated skips
+    double sim_cotenant_s = -1;            // < 0 none; 0 a sim co-tenant for the whole run; > 0 for S s
     std::vector<std::string> command_line;
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/check.hpp"
+#include "runner/causes.hpp"
 #include "runner/device_phase.hpp"
 
 namespace gpuconform {
@@ -62,6 +63,21 @@ const std::vector<FaultScenario>& fault_scenarios() {
         {"no_peer", {"async.peer.access_matrix"}, {"async.peer.access_matrix", "async.peer.event_order"},
          "one GPU in four without peer access while its siblings have it",
          0, 4, 2},
+        // A busy node: another process on the GPU the whole run, no time to wait for it.
+        {"", {}, {}, "a healthy GPU shared with another process: no FAIL; timing checks end in error naming it",
+         0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant"},
+        {"pinned_copy_blocks", {"async.copy.pinned_returns_early", "async.copy.registered_returns_early"}, {},
+         "pinned copies that block, on a busy GPU: still FAIL (early return does not depend on timing)",
+         0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant+pinned_copy_blocks"},
+        {"default_stream_no_sync", {"async.stream.legacy_default_sync"}, {},
+         "a legacy stream that waits for nothing, on a busy GPU: still FAIL",
+         0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant+default_stream_no_sync"},
+        {"", {"async.copy.bandwidth", "async.copy.bidirectional"}, {"async.copy.bandwidth", "async.copy.bidirectional"},
+         "the co-tenant really takes the link: measured anyway (--when-busy measure), bandwidth checks FAIL",
+         0, 1, -1, 0, WhenBusy::Measure, 0, "cotenant+measure"},
+        {"", {}, {"async.device.occupancy", "async.copy.bandwidth", "async.overlap.kernel_kernel"},
+         "a co-tenant that leaves after 2 s: the timing checks wait for it, then measure and pass",
+         0, 1, -1, 2, WhenBusy::Wait, 20, "cotenant_leaves"},
     };
     return scenarios;
 }
@@ -97,6 +113,39 @@ std::string sim_module_options(int devices, const std::vector<std::string>& faul
     return all.empty() ? out : out + ";fault=" + all;
 }
 
+std::string scenario_name(const FaultScenario& s) {
+    return !s.label.empty() ? s.label : (s.fault.empty() ? "none" : s.fault);
+}
+
+namespace {
+// With a co-tenant: every disturbed result names it, and the causes name it once.
+void check_cotenant(const FaultScenario& scenario, ScenarioOutcome& out, const Environment& env) {
+    bool any_disturbed = false;
+    for (const auto& r : out.results) {
+        if (!r.disturbance.is_null()) {
+            any_disturbed = true;
+            if (r.summary.find("sim-cotenant") == std::string::npos) {
+                out.missed.insert(r.id + " (summary names no co-tenant)");
+            }
+        }
+    }
+    bool cause = false;
+    for (const auto& c : group_causes(out.results, env)) {
+        cause = cause || (c.kind == "busy_gpu" && c.title.find("sim-cotenant") != std::string::npos);
+    }
+    const bool stays = scenario.cotenant_s == 0;
+    if (stays && !any_disturbed) {
+        out.missed.insert("a result with the co-tenant's disturbance");
+    }
+    if (stays && !cause) {
+        out.missed.insert("a busy_gpu cause naming the co-tenant");
+    }
+    if (!stays && any_disturbed) {
+        out.unexpected.insert("a disturbed result after the co-tenant left");
+    }
+}
+}  // namespace
+
 ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     ScenarioOutcome out;
     out.scenario = &scenario;
@@ -110,6 +159,9 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     options.quick = true;
     options.timeout_override_s = scenario.timeout_s;
     RunRequest request;
+    request.sim_cotenant_s = scenario.cotenant_s;
+    request.when_busy = scenario.when_busy;
+    request.busy_wait_s = scenario.busy_wait_s;
     DevicePhase phase(env, profile, options, request, [&](CheckResult r) { out.results.push_back(std::move(r)); });
     std::vector<std::string> faults;
     if (!scenario.fault.empty()) {
@@ -125,8 +177,10 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
         }
     }
     phase.run_device_checks(checks);
+    const bool cotenant = scenario.cotenant_s >= 0;
     for (const auto& r : out.results) {
-        if (r.status == Status::Fail || r.status == Status::Error) {
+        const bool counts = r.status == Status::Fail || (r.status == Status::Error && (!cotenant || r.disturbance.is_null()));
+        if (counts) {
             out.tripped.insert(scenario.devices > 1 && r.device ? fmt::format("{}@{}", r.id, *r.device) : r.id);
         }
     }
@@ -139,6 +193,9 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
         if (scenario.must_trip.count(id) == 0) {
             out.unexpected.insert(id);
         }
+    }
+    if (cotenant && scenario.when_busy != WhenBusy::Measure) {
+        check_cotenant(scenario, out, env);
     }
     return out;
 }
@@ -156,8 +213,8 @@ std::string join(const std::set<std::string>& s) {
 int run_selftest(const SelftestRequest& request) {
     if (request.list_faults) {
         for (const auto& s : fault_scenarios()) {
-            if (!s.fault.empty()) {
-                fmt::print("{:<24} {}\n{:<24} must trip: {}\n", s.fault, s.why, "", join(s.must_trip));
+            if (!s.fault.empty() || !s.label.empty()) {
+                fmt::print("{:<24} {}\n{:<24} must trip: {}\n", scenario_name(s), s.why, "", join(s.must_trip));
             }
         }
         return 0;
@@ -166,12 +223,12 @@ int run_selftest(const SelftestRequest& request) {
     fmt::print("{:<24} {:<6} {}\n", "fault", "result", "checks tripped (fail/error)");
     for (const auto& s : fault_scenarios()) {
         if (!request.faults.empty() &&
-            std::find(request.faults.begin(), request.faults.end(), s.fault.empty() ? "none" : s.fault) == request.faults.end()) {
+            std::find(request.faults.begin(), request.faults.end(), scenario_name(s)) == request.faults.end()) {
             continue;
         }
         const auto out = run_scenario(s);
         bad += out.ok() ? 0 : 1;
-        fmt::print("{:<24} {:<6} {}\n", s.fault.empty() ? "none" : s.fault, out.ok() ? "ok" : "WRONG", join(out.tripped));
+        fmt::print("{:<24} {:<6} {}\n", scenario_name(s), out.ok() ? "ok" : "WRONG", join(out.tripped));
         if (!out.missed.empty()) {
             fmt::print("{:<24} missed: {}\n", "", join(out.missed));
         }

@@ -28,8 +28,20 @@ const char* colour_of(Status s) {
 }
 }  // namespace
 
-TerminalView::TerminalView(std::FILE* out, bool quiet)
-    : m_out(out), m_quiet(quiet), m_colour(isatty(fileno(out)) != 0 && std::getenv("NO_COLOR") == nullptr) {}
+// Skips whose summaries start alike share a reason ("no GPU device visible to any runtime ...").
+constexpr std::size_t k_fold_prefix = 30;
+
+TerminalView::TerminalView(std::FILE* out, bool quiet, bool verbose)
+    : m_out(out), m_quiet(quiet), m_colour(isatty(fileno(out)) != 0 && std::getenv("NO_COLOR") == nullptr),
+      m_verbose(verbose) {}
+
+void TerminalView::flush_folded() {
+    if (m_folded > 0) {
+        fmt::print(m_out, "{} {} more check(s) skipped for the same reason (--verbose lists them; the report has all)\n",
+                   paint(Status::Skip, "     "), m_folded);
+    }
+    m_folded = 0;
+}
 
 std::string TerminalView::paint(Status s, const std::string& text) const {
     return m_colour ? fmt::format("{}{}\033[0m", colour_of(s), text) : text;
@@ -52,6 +64,13 @@ void TerminalView::result(const CheckResult& r) {
     if (m_quiet && (r.status == Status::Pass || r.status == Status::Info || r.status == Status::Skip)) {
         return;
     }
+    const std::string key = r.status == Status::Skip ? r.summary.substr(0, k_fold_prefix) : "";
+    if (!m_verbose && !key.empty() && key == m_fold_key) {
+        ++m_folded;
+        return;
+    }
+    flush_folded();
+    m_fold_key = key;
     std::string where = r.id;
     if (r.device) {
         where += fmt::format(" [{}:{}]", r.backend, *r.device);
@@ -67,7 +86,28 @@ void TerminalView::result(const CheckResult& r) {
     std::fflush(m_out);
 }
 
+void TerminalView::causes(const std::vector<Cause>& causes) {
+    flush_folded();
+    if (causes.empty()) {
+        return;
+    }
+    fmt::print(m_out, "causes ({}):\n", causes.size());
+    for (const auto& c : causes) {
+        std::string checks;
+        for (std::size_t i = 0; i < c.results.size() && i < 4; ++i) {
+            checks += (i == 0 ? "" : ", ") + c.results[i];
+        }
+        if (c.results.size() > 4) {
+            checks += fmt::format(" and {} more", c.results.size() - 4);
+        }
+        fmt::print(m_out, "  * {} [{}]\n    explains {} result(s): {}\n    fix: {}\n", c.title, c.kind, c.results.size(),
+                   checks, c.fix);
+    }
+    std::fflush(m_out);
+}
+
 void TerminalView::summary(const std::vector<CheckResult>& results, double seconds, const std::string& report_path) {
+    flush_folded();
     std::map<Status, int> counts;
     for (const auto& r : results) {
         ++counts[r.status];

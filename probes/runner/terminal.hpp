@@ -7,22 +7,30 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "runner/causes.hpp"
 
 namespace gpuconform {
 
 class TerminalView {
 public:
-    TerminalView(std::FILE* out, bool quiet);
+    TerminalView(std::FILE* out, bool quiet, bool verbose = false);
     void header(const std::string& line);
     void result(const CheckResult& r);
     void summary(const std::vector<CheckResult>& results, double seconds, const std::string& report_path);
     void note(const std::string& line);
+    // The run's root causes, each once with the checks it explains and the fix.
+    void causes(const std::vector<Cause>& causes);
 
 private:
     std::string paint(Status s, const std::string& text) const;
     std::FILE* m_out;
     bool m_quiet;
     bool m_colour;
+    bool m_verbose;
+    // Skips for one reason are folded into one line unless --verbose.
+    std::string m_fold_key;
+    int m_folded = 0;
+    void flush_folded();
 };
 
 }  // namespace gpuconform

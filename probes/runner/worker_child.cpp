@@ -13,7 +13,7 @@ namespace gpuconform {
 namespace {
 
 void write_line(int fd, const nlohmann::json& j) {
-    const std::string text = j.dump() + "\n";
+    const std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::size_t done = 0;
     while (done < text.size()) {
         const ssize_t n = ::write(fd, text.data() + done, text.size() - done);

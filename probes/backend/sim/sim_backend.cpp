@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "backend/sim/sim_cotenant.hpp"
 #include "backend/sim/sim_errors.hpp"
 
 namespace gpuconform::sim {
@@ -17,6 +18,7 @@ SimBackend::SimBackend(SimOptions options) : m_options(std::move(options)) {
         d->legacy = m_scheduler.create_stream(i, /*legacy=*/true, /*blocking=*/false);
         m_devices.push_back(std::move(d));
     }
+    publish_cotenant(m_options);
 }
 
 ApiResult SimBackend::fail(ApiResult error) {

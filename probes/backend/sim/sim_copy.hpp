@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "backend/backend.hpp"
+#include "backend/sim/sim_cotenant.hpp"
 #include "backend/sim/sim_options.hpp"
 
 namespace gpuconform::sim {
@@ -47,7 +48,7 @@ inline std::chrono::nanoseconds copy_duration(CopyKind kind, bool host_pinned, s
         return std::chrono::nanoseconds{0};
     }
     double gbps = host_pinned ? options.pinned_gbps : options.pageable_gbps;
-    gbps *= link_factor(faults);
+    gbps *= link_factor(faults) * cotenant_link_factor(options);
     return std::chrono::nanoseconds{static_cast<long long>(static_cast<double>(bytes) / gbps)};
 }
 

@@ -6,6 +6,7 @@
 
 #include "backend/pattern.hpp"
 #include "backend/sim/sim_backend.hpp"
+#include "backend/sim/sim_cotenant.hpp"
 #include "backend/sim/sim_errors.hpp"
 
 namespace gpuconform::sim {
@@ -33,6 +34,7 @@ ApiResult SimBackend::launch(StreamHandle stream, TaskSpec spec) {
     if (d.faults.has(Fault::NoOverlap)) {
         spec.engine = &d.only_engine;
     }
+    spec.cost = std::chrono::duration_cast<Clock::duration>(spec.cost * cotenant_compute_factor(m_options));
     const TaskPtr t = enqueue(*s, std::move(spec));
     return d.faults.has(Fault::LaunchBlocks) ? wait_and_report(t) : sim_ok();
 }

@@ -5,6 +5,9 @@
 //   pinned_gbps=X       pinned host <-> device bandwidth per direction (default 24 GB/s)
 //   pageable_gbps=X     pageable host <-> device bandwidth (default 6 GB/s)
 //   peer_gbps=X         device <-> device bandwidth between two simulated devices (default 48 GB/s)
+//   cotenant=DIR        another process shares every device (sim_cotenant.hpp): it takes most of
+//                       the link and half the compute, and publishes itself in DIR/device-K.json
+//   cotenant_quiet_at=T the co-tenant stops at this Unix time (seconds; default: never)
 // The defaults make a 256 MiB pinned copy take ~11 ms and a pageable one ~45 ms, so the device
 // checks run in seconds. Parsing is a pure function so it can be tested with tables.
 #pragma once
@@ -75,6 +78,8 @@ struct SimOptions {
     double pinned_gbps = 24.0;
     double pageable_gbps = 6.0;
     double peer_gbps = 48.0;
+    std::string cotenant_dir;        // "" no co-tenant
+    double cotenant_quiet_at = 0;    // Unix seconds; 0: busy for the whole run
 };
 
 namespace detail {
@@ -153,6 +158,17 @@ inline std::optional<SimOptions> parse_sim_options(std::string_view text, std::s
                 return std::nullopt;
             }
             (key == "pinned_gbps" ? opts.pinned_gbps : key == "peer_gbps" ? opts.peer_gbps : opts.pageable_gbps) = gbps;
+        } else if (key == "cotenant") {
+            if (value.empty()) {
+                *error = where + ": cotenant needs the folder the co-tenant publishes itself in";
+                return std::nullopt;
+            }
+            opts.cotenant_dir = std::string(value);
+        } else if (key == "cotenant_quiet_at") {
+            if (!detail::parse_number(value, &opts.cotenant_quiet_at) || !(opts.cotenant_quiet_at > 0)) {
+                *error = where + ": cotenant_quiet_at must be a positive Unix time in seconds";
+                return std::nullopt;
+            }
         } else if (key == "fault" || key.starts_with("fault.")) {
             int device = -1;
             if (key != "fault" && (!detail::parse_number(key.substr(6), &device) || device < 0)) {

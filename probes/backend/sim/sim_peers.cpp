@@ -68,7 +68,7 @@ ApiResult SimBackend::memcpy_peer_async(void* dst, int dst_device, const void* s
     const auto& b = *m_devices[static_cast<std::size_t>(dst_device)];
     // Without a direct path the runtime stages through host memory: at the pinned host rate.
     const double gbps = (has_peer_path(a, b) ? m_options.peer_gbps : m_options.pinned_gbps / 2) *
-                        link_factor(a.faults) * link_factor(b.faults);
+                        link_factor(a.faults) * link_factor(b.faults) * cotenant_link_factor(m_options);
     const auto duration = std::chrono::nanoseconds{static_cast<long long>(static_cast<double>(bytes) / gbps)};
     auto work = [dst, src, bytes] { std::memcpy(dst, src, bytes); };
     enqueue(*s, TaskSpec{std::move(work), duration, nullptr});

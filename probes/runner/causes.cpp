@@ -1,0 +1,182 @@
+#include "runner/causes.hpp"
+
+#include <fnmatch.h>
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "host/gpu_env_vars.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+bool explained_status(Status s) { return s != Status::Pass && s != Status::Info; }
+
+bool matches(std::string_view glob, const std::string& id) {
+    return fnmatch(std::string(glob).c_str(), id.c_str(), 0) == 0;
+}
+
+bool hides_all(const std::string& value) { return value.empty() || value == "-1" || value == "NoDevFiles"; }
+
+constexpr std::string_view k_no_device = "no GPU device visible to any runtime";
+
+bool is_no_device_skip(const CheckResult& r) {
+    return r.status == Status::Skip &&
+           (r.summary.starts_with(k_no_device) || r.summary.find("sees no device") != std::string::npos ||
+            r.summary.find("no NVIDIA or AMD GPU on the PCI bus") != std::string::npos ||
+            r.summary.find("CPU-only build") != std::string::npos);
+}
+
+Cause* find_or_add(std::vector<Cause>& causes, const std::string& id, const std::string& kind, const std::string& title,
+                   const std::string& fix) {
+    for (auto& c : causes) {
+        if (c.id == id) {
+            return &c;
+        }
+    }
+    causes.push_back({id, kind, title, fix, {}});
+    return &causes.back();
+}
+
+std::string hiding_variable(const Environment& env) {
+    for (const auto& [name, value] : env.gpu_env) {
+        const GpuEnvVar* v = find_gpu_env_var(name);
+        if (v != nullptr && v->kind == "hidden_gpus" && hides_all(value)) {
+            return name;
+        }
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string result_ref(const CheckResult& r) {
+    return r.device ? fmt::format("{}[{}:{}]", r.id, r.backend, *r.device) : r.id;
+}
+
+void attribute_environment(std::vector<CheckResult>& results, const Environment& env) {
+    for (auto& r : results) {
+        if (!explained_status(r.status) || r.status == Status::Skip || r.id == "host.env" || !r.disturbance.is_null()) {
+            continue;
+        }
+        std::vector<std::string> named;
+        bool blames_host = false;
+        for (const auto& [name, value] : env.gpu_env) {
+            const GpuEnvVar* v = find_gpu_env_var(name);
+            if (v == nullptr || v->kind == "hidden_gpus") {
+                continue;  // visibility is judged by the runtime checks and the hidden_gpus cause
+            }
+            for (const auto glob : v->checks) {
+                if (matches(glob, r.id)) {
+                    named.push_back(name);
+                    blames_host = blames_host || v->warn;
+                    break;
+                }
+            }
+        }
+        if (named.empty()) {
+            continue;
+        }
+        r.facts["environment"] = named;
+        if (blames_host) {
+            r.attribution = "host";
+            std::string list;
+            for (const auto& n : named) {
+                list += fmt::format("{}{}={}", list.empty() ? "" : ", ", n, env.gpu_env.at(n));
+            }
+            r.summary += fmt::format(" (set here and able to cause this: {}; see host.env)", list);
+        }
+    }
+}
+
+std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const Environment& env) {
+    std::vector<Cause> causes;
+    const std::string hider = hiding_variable(env);
+    for (const auto& r : results) {
+        if (!explained_status(r.status)) {
+            continue;
+        }
+        const std::string ref = result_ref(r);
+        if (!r.disturbance.is_null()) {
+            const std::string where = r.device ? fmt::format("{}:{}", r.backend, *r.device) : r.backend;
+            find_or_add(causes, "busy:" + where, "busy_gpu",
+                        fmt::format("GPU {} was in use by another user: {}", where,
+                                    r.disturbance.value("summary", std::string("another user"))),
+                        "run when the GPU is free (drain its jobs first), allow longer with --busy-wait, or "
+                        "--when-busy measure to measure anyway")
+                ->results.push_back(ref);
+            continue;
+        }
+        if (is_no_device_skip(r)) {
+            if (!hider.empty()) {
+                find_or_add(causes, "env:" + hider, "hidden_gpus",
+                            fmt::format("{}=\"{}\" hides every GPU from the runtimes", hider, env.gpu_env.at(hider)),
+                            fmt::format("unset {} (or list the GPUs this job should use)", hider))
+                    ->results.push_back(ref);
+            } else if (env.pci_gpus.empty()) {
+                find_or_add(causes, "no_gpu", "no_driver", "no NVIDIA or AMD GPU on the PCI bus of this node",
+                            "run on a GPU node; in a container, pass the GPU in (--gpus, the device plugin)")
+                    ->results.push_back(ref);
+            } else {
+                find_or_add(causes, "no_driver", "no_driver",
+                            fmt::format("{} GPU(s) on the PCI bus, but no runtime sees one", env.pci_gpus.size()),
+                            "install or load the GPU driver (see host.kernel_driver and runtime.*.load)")
+                    ->results.push_back(ref);
+            }
+            continue;
+        }
+        if (r.facts.contains("environment") && r.facts["environment"].is_array()) {
+            for (const auto& n : r.facts["environment"]) {
+                const std::string name = n.get<std::string>();
+                const GpuEnvVar* v = find_gpu_env_var(name);
+                if (v == nullptr || !v->warn) {
+                    continue;
+                }
+                find_or_add(causes, "env:" + name, std::string(v->kind),
+                            fmt::format("{}={} is set: {}", name, env.gpu_env.count(name) ? env.gpu_env.at(name) : "",
+                                        v->effect),
+                            fmt::format("unset {} for production runs (shell profile, job script, container or "
+                                        "systemd Environment=)", name))
+                    ->results.push_back(ref);
+            }
+            continue;
+        }
+        if (r.id == "host.env" && r.status == Status::Warn) {
+            for (const auto& [name, value] : env.gpu_env) {
+                const GpuEnvVar* v = find_gpu_env_var(name);
+                if (v != nullptr && v->warn) {
+                    find_or_add(causes, "env:" + name, std::string(v->kind),
+                                fmt::format("{}={} is set: {}", name, value, v->effect),
+                                fmt::format("unset {} for production runs (shell profile, job script, container or "
+                                            "systemd Environment=)", name))
+                        ->results.push_back(ref);
+                }
+            }
+            continue;
+        }
+        if (r.status == Status::Fail && r.facts.contains("siblings")) {
+            find_or_add(causes, "degraded_link", "degraded_link", "a GPU copies far slower than its identical siblings",
+                        "check the slot's PCIe link (host.pcie.link, lspci -vv), reseat or replace the GPU")
+                ->results.push_back(ref);
+        } else if (r.id == "host.pcie.link" && r.status != Status::Skip) {
+            find_or_add(causes, "degraded_link", "degraded_link", "a GPU's PCIe link runs below its maximum",
+                        "check the slot's PCIe link (lspci -vv), reseat or replace the GPU")
+                ->results.push_back(ref);
+        } else if (r.status == Status::Skip && (r.summary.find("no pytest") != std::string::npos ||
+                                                r.summary.find("No module named") != std::string::npos ||
+                                                r.summary.find("not installed") != std::string::npos)) {
+            find_or_add(causes, "missing_package", "missing_package", "a package the checks need is missing: " + r.summary,
+                        r.remediation.empty() ? "install the package named above" : r.remediation)
+                ->results.push_back(ref);
+        }
+    }
+    return causes;
+}
+
+void to_json(nlohmann::json& j, const Cause& c) {
+    j = {{"id", c.id}, {"kind", c.kind}, {"title", c.title}, {"fix", c.fix}, {"results", c.results}};
+}
+
+}  // namespace gpuconform

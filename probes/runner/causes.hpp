@@ -1,0 +1,36 @@
+// One root cause, named once: after a run, results that share a cause (a variable, hidden GPUs,
+// no driver, a busy GPU, a debugger or interposer, a degraded link, a missing package) are
+// grouped into the report's `causes`, and the terminal ends with them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/environment.hpp"
+#include "core/result.hpp"
+
+namespace gpuconform {
+
+struct Cause {
+    std::string id;     // stable within a report: "env:CUDA_LAUNCH_BLOCKING", "busy:cuda:0", "no_driver"
+    std::string kind;   // env_var, hidden_gpus, no_driver, busy_gpu, debugger, degraded_link, missing_package
+    std::string title;  // one line: what is wrong
+    std::string fix;    // one line: what to change
+    std::vector<std::string> results;  // "<check id>" or "<check id>[<backend>:<device>]"
+};
+
+// "<id>" or "<id>[<backend>:<device>]", as causes name results.
+std::string result_ref(const CheckResult& r);
+
+// Results a set variable can explain (host/gpu_env_vars.cpp) that did not pass: facts.environment
+// names the variables; for the table's warn entries the attribution becomes "host" and the summary
+// says so, instead of blaming the install.
+void attribute_environment(std::vector<CheckResult>& results, const Environment& env);
+
+std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const Environment& env);
+
+void to_json(nlohmann::json& j, const Cause& c);
+
+}  // namespace gpuconform
