@@ -5,6 +5,7 @@
 #include "async/async_checks.hpp"
 #include "async/bandwidth.hpp"
 #include "async/copy_common.hpp"
+#include "async/timing_pair.hpp"
 
 namespace gpuconform {
 
@@ -56,6 +57,13 @@ void run(CheckContext& ctx, CheckResult& r) {
     if (const PciGpu* link = link_of(ctx); link != nullptr && link->current_speed_gts && link->current_width) {
         in.link_gbps = pcie_link_bytes_per_s(*link->current_speed_gts, *link->current_width).value_or(0) / 1e9;
         in.link_label = fmt::format("PCIe Gen{} x{}", pcie_generation(*link->current_speed_gts), *link->current_width);
+    }
+    // Faster than the link can carry (with a margin for encoding estimates): the figure is wrong.
+    constexpr double k_link_margin = 1.10;
+    if (in.link_gbps > 0 && std::max(pinned_h2d, pinned_d2h) > in.link_gbps * k_link_margin) {
+        async::mark_out_of_range(r, fmt::format("pinned copies at {:.1f} GB/s, above the {} link's {:.1f} GB/s",
+                                                std::max(pinned_h2d, pinned_d2h), in.link_label, in.link_gbps));
+        return;
     }
     in.efficiency_min = ctx.expect_optional(r, "pcie_efficiency_min_ratio");
     in.absolute_min_gbps = ctx.expect_optional(r, "pinned_min_gbps");

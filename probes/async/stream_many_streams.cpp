@@ -76,8 +76,21 @@ void run(CheckContext& ctx, CheckResult& r) {
                                 launch_ms, spin_ms);
         return;
     }
-    r.status = Status::Info;
+    for (const auto& [n, c] : concurrency) {
+        if (c > n * (1 + async::k_overlap_noise_margin)) {
+            async::mark_out_of_range(r, fmt::format("{} streams ran {:.1f} kernels at once, more than were launched", n, c));
+            return;
+        }
+    }
     const double top = concurrency.back().second;
+    if (limit < counts.back() && top >= min_ratio * counts.back()) {
+        // Scaling that drops and then recovers contradicts itself: some runs were disturbed.
+        async::mark_out_of_range(r, fmt::format("concurrency fell below {:.0f}% of the streams after {} stream(s) yet "
+                                                "{} streams ran {:.1f} kernels at once",
+                                                min_ratio * 100, limit, counts.back(), top));
+        return;
+    }
+    r.status = Status::Info;
     if (limit == counts.back()) {
         r.summary = fmt::format("{} streams ran {:.1f} {:.0f} ms kernels at once: no limit up to {} streams{}",
                                 counts.back(), top, spin_ms, counts.back(), amd_note(ctx));

@@ -192,6 +192,8 @@ void judge_overlap(CheckResult& r, const OverlapRuns& o, double min_ratio, const
         r.summary = fmt::format("could not judge: event timings are inconsistent ({}); see "
                                 "async.event.timing_accuracy",
                                 figures);
+    } else if (ratio < -k_overlap_noise_margin || ratio > 1 + k_overlap_noise_margin) {
+        mark_out_of_range(r, fmt::format("{} overlapped {:.0f}%, outside 0-100% ({})", what, ratio * 100, figures));
     } else if (ratio >= min_ratio) {
         r.status = Status::Pass;
         r.summary = fmt::format("{} overlapped {:.0f}% ({})", what, ratio * 100, figures);
@@ -201,6 +203,14 @@ void judge_overlap(CheckResult& r, const OverlapRuns& o, double min_ratio, const
                                 figures);
         r.remediation = remediation;
     }
+}
+
+void mark_out_of_range(CheckResult& r, const std::string& figure) {
+    r.status = Status::Error;
+    r.summary = "impossible figure, not judged: " + figure +
+                "; the measurement was disturbed (another GPU user?) or wrong; raw timings are in the measurements";
+    r.remediation = "run again on an otherwise idle GPU (see async.device.occupancy)";
+    r.facts["out_of_range"] = figure;
 }
 
 int scaling_limit(const std::vector<std::pair<int, double>>& concurrency_by_streams, double min_ratio) {

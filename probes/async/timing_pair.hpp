@@ -95,6 +95,14 @@ struct OverlapRuns {
 void judge_overlap(CheckResult& r, const OverlapRuns& o, double min_ratio, const std::string& what,
                    const std::string& serial_hint, const std::string& remediation);
 
+// Largest overlap a measurement can show, with room for timer noise; outside [-margin, 1 + margin]
+// the figure is impossible (item 3 of issue 10: re-measure or error, never a verdict).
+constexpr double k_overlap_noise_margin = 0.05;
+
+// A derived figure outside its physical range: `error` naming the figure, the raw timings stay in
+// the measurements, and facts.out_of_range tells the runner to measure once more.
+void mark_out_of_range(CheckResult& r, const std::string& figure);
+
 // The largest stream count, scanning upward, before concurrency first drops below ratio x n.
 int scaling_limit(const std::vector<std::pair<int, double>>& concurrency_by_streams, double min_ratio);
 

@@ -141,6 +141,13 @@ std::vector<CheckResult> DevicePhase::run_guarded(Slot& slot, const CheckDef& de
     auto ran = run_unguarded(slot, def, node ? devices : to_run);
     for (auto& r : ran) {
         const int d = r.device.value_or(devices.front());
+        if (r.facts.contains("out_of_range") && !node) {
+            // An impossible figure: measure once more; a second one stays `error` with its timings.
+            const nlohmann::json first = r.facts["out_of_range"];
+            r = run_one(slot, def, d);
+            r.timing_sensitive = def.timing_sensitive;
+            r.facts["first_attempt_out_of_range"] = first;
+        }
         GpuOccupancy after = sample(slot, d);
         if (disturbs_timing(after) && policy == WhenBusy::Wait && wait_left(slot, d) > 0 && !node) {
             // Disturbed during the measurement: wait for quiet and measure once more.

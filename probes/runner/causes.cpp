@@ -93,7 +93,7 @@ void attribute_environment(std::vector<CheckResult>& results, const Environment&
 
 std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const Environment& env) {
     std::vector<Cause> causes;
-    const std::string hider = hiding_variable(env);
+    const std::string hider = env.pci_gpus.empty() ? "" : hiding_variable(env);
     for (const auto& r : results) {
         if (!explained_status(r.status)) {
             continue;
