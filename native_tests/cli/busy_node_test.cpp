@@ -10,7 +10,7 @@ namespace {
 TEST(BusyNode, NonUtf8EnvironmentStillWritesAValidReport) {
     const auto dir = temp_dir("utf8");
     const auto path = dir / "r.json";
-    const auto out = run_cli("run --layer host --json " + path.string(), "CUDA_VISIBLE_DEVICES=$'\\xff' CUDA_PROFILE=$'1\\xfe'");
+    const auto out = run_cli("run --layer host --json " + path.string(), "CUDA_VISIBLE_DEVICES=\"$(printf '\\377')\" CUDA_PROFILE=\"$(printf '1\\376')\"");
     ASSERT_TRUE(out.exit_code == 0 || out.exit_code == 1) << out.output;
     const auto report = read_json(path);  // throws on invalid UTF-8
     const auto& env = report.at("environment");

@@ -57,8 +57,9 @@ const std::vector<GpuEnvVar>& gpu_env_vars() {
         // Interposers.
         {"LD_PRELOAD", "glibc", "debugger", true, "loads a library ahead of every other (a sanitizer, a shim, an interposer)",
          {GC_ALL_DEVICE}, k_ld_so},
-        {"LD_LIBRARY_PATH", "glibc", "env_var", true,
-         "recorded only when an entry holds a GPU driver or runtime library that shadows the installed one",
+        {"LD_LIBRARY_PATH", "glibc", "env_var", false,
+         "recorded only when an entry holds a GPU driver or runtime library (the NVIDIA container toolkit's own driver "
+         "folder does too, so it is not judged)",
          {GC_ALL_DEVICE}, k_ld_so},
         // CUDA execution, JIT, caching and module loading.
         {"CUDA_LAUNCH_BLOCKING", "nvidia", "env_var", true, "every launch waits for the kernel to finish", {GC_SERIALIZED}, k_cuda_env},
@@ -74,11 +75,11 @@ const std::vector<GpuEnvVar>& gpu_env_vars() {
          {"async.launch.*", "framework.*"}, k_cuda_env},
         {"CUDA_CACHE_*", "nvidia", "env_var", false, "the JIT compute cache: disabled, moved or resized",
          {"runtime.*", "framework.*"}, k_cuda_env},
-        {"CUDA_FORCE_PTX_JIT", "nvidia", "env_var", false, "ignores embedded binaries and JIT-compiles PTX", {GC_ALL_DEVICE}, k_cuda_env},
-        {"CUDA_FORCE_JIT", "nvidia", "env_var", false, "ignores embedded binaries and JIT-compiles PTX", {GC_ALL_DEVICE}, k_cuda_env},
-        {"CUDA_DISABLE_PTX_JIT", "nvidia", "env_var", false, "refuses to JIT PTX: kernels without a matching binary fail to load",
+        {"CUDA_FORCE_PTX_JIT", "nvidia", "env_var", true, "ignores embedded binaries and JIT-compiles PTX", {GC_ALL_DEVICE}, k_cuda_env},
+        {"CUDA_FORCE_JIT", "nvidia", "env_var", true, "ignores embedded binaries and JIT-compiles PTX", {GC_ALL_DEVICE}, k_cuda_env},
+        {"CUDA_DISABLE_PTX_JIT", "nvidia", "env_var", true, "refuses to JIT PTX: kernels without a matching binary fail to load",
          {GC_ALL_DEVICE}, k_cuda_env},
-        {"CUDA_DISABLE_JIT", "nvidia", "env_var", false, "refuses to JIT PTX: kernels without a matching binary fail to load",
+        {"CUDA_DISABLE_JIT", "nvidia", "env_var", true, "refuses to JIT PTX: kernels without a matching binary fail to load",
          {GC_ALL_DEVICE}, k_cuda_env},
         {"CUDA_DISABLE_PERF_BOOST", "nvidia", "env_var", false, "keeps the GPU out of its boost performance state", {GC_TIMING}, k_cuda_env},
         {"CUDA_DEVICE_ORDER", "nvidia", "env_var", false, "device numbering (FASTEST_FIRST or PCI_BUS_ID)", {"runtime.*"}, k_cuda_env},

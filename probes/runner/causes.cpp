@@ -127,6 +127,13 @@ std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const E
             }
             continue;
         }
+        if (!hider.empty() && r.id.starts_with("runtime.") && r.id.ends_with(".devices")) {
+            find_or_add(causes, "env:" + hider, "hidden_gpus",
+                        fmt::format("{}=\"{}\" hides every GPU from the runtimes", hider, env.gpu_env.at(hider)),
+                        fmt::format("unset {} (or list the GPUs this job should use)", hider))
+                ->results.push_back(ref);
+            continue;
+        }
         if (r.facts.contains("environment") && r.facts["environment"].is_array()) {
             for (const auto& n : r.facts["environment"]) {
                 const std::string name = n.get<std::string>();

@@ -72,8 +72,8 @@ const std::vector<FaultScenario>& fault_scenarios() {
         {"default_stream_no_sync", {"async.stream.legacy_default_sync"}, {},
          "a legacy stream that waits for nothing, on a busy GPU: still FAIL",
          0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant+default_stream_no_sync"},
-        {"", {"async.copy.bandwidth", "async.copy.bidirectional"}, {"async.copy.bandwidth", "async.copy.bidirectional"},
-         "the co-tenant really takes the link: measured anyway (--when-busy measure), bandwidth checks FAIL",
+        {"", {"async.copy.bandwidth"}, {"async.copy.bandwidth"},
+         "the co-tenant really takes the link: measured anyway (--when-busy measure), the bandwidth check FAILs",
          0, 1, -1, 0, WhenBusy::Measure, 0, "cotenant+measure"},
         {"", {}, {"async.device.occupancy", "async.copy.bandwidth", "async.overlap.kernel_kernel"},
          "a co-tenant that leaves after 2 s: the timing checks wait for it, then measure and pass",
@@ -122,7 +122,7 @@ namespace {
 void check_cotenant(const FaultScenario& scenario, ScenarioOutcome& out, const Environment& env) {
     bool any_disturbed = false;
     for (const auto& r : out.results) {
-        if (!r.disturbance.is_null()) {
+        if (!r.disturbance.is_null() && r.id != "async.device.occupancy") {  // that one reads before any wait
             any_disturbed = true;
             if (r.summary.find("sim-cotenant") == std::string::npos) {
                 out.missed.insert(r.id + " (summary names no co-tenant)");

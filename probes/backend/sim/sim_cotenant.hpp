@@ -13,7 +13,7 @@
 
 namespace gpuconform::sim {
 
-constexpr double k_cotenant_link_share = 0.3;
+constexpr double k_cotenant_link_share = 0.125;  // like slow_link: a floor check that ignored it fails
 constexpr double k_cotenant_compute_share = 0.5;
 constexpr int k_cotenant_pid = 999999;  // no real process: the co-tenant lives inside the model
 constexpr unsigned long long k_cotenant_memory_bytes = 874ull << 20;
