@@ -32,10 +32,10 @@ run() {  # name, env assignments..., -- gpuconform args
     local name=$1; shift
     local envs=()
     while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
-    local t0=$(date +%s.%N)
+    local t0=$(date +%s%N)
     env "${envs[@]}" $gc run "$@" --json "$work/reports/$name.json" > "$work/reports/$name.log" 2>&1
     local rc=$?
-    log "$name rc=$rc wall=$(echo "$(date +%s.%N) - $t0" | bc) s"
+    log "$name rc=$rc wall=$(( ($(date +%s%N) - t0) / 1000000 )) ms"
     tail -n 25 "$work/reports/$name.log" >> "$work/reports/run.log"
 }
 
