@@ -1,0 +1,144 @@
+"""The fleet glue's decisions: a report -> a node's verdict (Slurm drain reason, Kubernetes label
+and condition), and the per-node Job the nightly fan-out creates."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "fleet"))
+sys.path.insert(0, os.path.join(HERE, "..", "kubernetes"))
+
+import gpuconform_kube as kube  # noqa: E402
+from gpuconform_verdict import REASON_MAX, node_verdict, verdict_of_file  # noqa: E402
+
+
+def res(rid, status, backend=None, device=None, summary="s", **extra):
+    return {"id": rid, "status": status, "backend": backend, "device": device, "summary": summary, **extra}
+
+
+HEALTHY = [res("host.memlock", "pass"), res("async.copy.bandwidth", "pass", "cuda", 0), res("host.distro", "info")]
+
+
+@pytest.mark.parametrize("results, state", [
+    (HEALTHY, "pass"),
+    (HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 1)], "fail"),
+    (HEALTHY + [res("async.copy.bandwidth", "error", "cuda", 1)], "inconclusive"),
+    # A failure measured while another process used the GPU is no evidence about the node.
+    (HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 1,
+                    disturbance={"summary": "pid 4242 python used the GPU", "others": []})], "inconclusive"),
+    (HEALTHY + [res("async.copy.pinned_returns_early", "skip", "cuda", 0)], "pass"),
+    ([res("async.copy.bandwidth", "skip", "cuda", 0)], "inconclusive"),
+    ([], "inconclusive"),
+    (HEALTHY + [res("host.x", "warn")], "pass"),
+])
+def test_verdict_states(results, state):
+    assert node_verdict({"results": results})[0] == state
+
+
+def test_fail_beats_error_and_names_the_check_and_device():
+    report = {"results": HEALTHY + [res("async.event.timing_accuracy", "error", "cuda", 0),
+                                    res("async.copy.bandwidth", "fail", "cuda", 3, "pinned H2D 12.1 GB/s")]}
+    state, reason, failed = node_verdict(report)
+    assert state == "fail"
+    assert reason == "gpuconform: async.copy.bandwidth cuda:3: pinned H2D 12.1 GB/s"
+    assert failed == ["async.copy.bandwidth cuda:3"]
+
+
+def test_reason_is_short_and_counts_the_rest():
+    long = "x" * 500
+    report = {"results": [res("host.pcie.link", "fail", summary=long)] +
+              [res(f"async.c{i}", "fail", "hip", i) for i in range(3)]}
+    state, reason, failed = node_verdict(report)
+    assert state == "fail" and len(reason) <= REASON_MAX
+    assert reason.startswith("gpuconform: host.pcie.link: xxx") and reason.endswith("(+3 more)")
+    assert len(failed) == 4
+
+
+def test_a_cause_explains_the_failure_in_its_own_words():
+    report = {"results": [res("async.copy.bandwidth", "fail", "cuda", 0, "54 GB/s, 43 % of the link")],
+              "causes": [{"id": "c1", "kind": "degraded_link", "title": "GPU 0's link trained at Gen3 x16",
+                          "fix": "reseat", "results": ["async.copy.bandwidth[cuda:0]"]}]}
+    assert node_verdict(report)[1] == "gpuconform: async.copy.bandwidth cuda:0: GPU 0's link trained at Gen3 x16"
+
+
+@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"results": "x"}'])
+def test_unreadable_reports_never_fail_a_node(tmp_path, content):
+    path = tmp_path / "r.json"
+    path.write_text(content)
+    assert verdict_of_file(str(path))[0] == "inconclusive"
+    assert verdict_of_file(str(tmp_path / "missing.json"))[0] == "inconclusive"
+
+
+def test_command_line_prints_state_and_reason_with_exit_status(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"results": [res("async.copy.bandwidth", "fail", "sim", 1, "slow")]}))
+    script = os.path.join(HERE, "..", "fleet", "gpuconform_verdict.py")
+    out = subprocess.run([sys.executable, script, str(path)], capture_output=True, text=True)
+    assert out.returncode == 1
+    assert out.stdout == "fail\tgpuconform: async.copy.bandwidth sim:1: slow\n"
+
+
+@pytest.mark.parametrize("state, status, label, reason", [
+    ("pass", "False", "pass", "ChecksPassed"),
+    ("fail", "True", "fail", "CheckFailed"),
+    ("inconclusive", "Unknown", "inconclusive", "RunInconclusive"),
+])
+def test_verdict_marks(state, status, label, reason):
+    meta, st = kube.verdict_marks(state, "gpuconform: why", None, "2026-12-01T02:17:00Z")
+    assert meta["metadata"]["labels"] == {"gpuconform/verdict": label}
+    assert meta["metadata"]["annotations"] == {"gpuconform/reason": "gpuconform: why"}
+    (cond,) = st["status"]["conditions"]
+    assert (cond["type"], cond["status"], cond["reason"]) == ("GPUConformanceFailed", status, reason)
+    assert cond["message"] == "gpuconform: why"
+
+
+def test_transition_time_moves_only_when_the_status_changes():
+    before = {"type": "GPUConformanceFailed", "status": "False", "lastTransitionTime": "2026-11-01T02:17:00Z"}
+    _, same = kube.verdict_marks("pass", "r", before, "2026-12-01T02:17:00Z")
+    _, changed = kube.verdict_marks("fail", "r", before, "2026-12-01T02:17:00Z")
+    assert same["status"]["conditions"][0]["lastTransitionTime"] == "2026-11-01T02:17:00Z"
+    assert changed["status"]["conditions"][0]["lastTransitionTime"] == "2026-12-01T02:17:00Z"
+
+
+def node(name, **allocatable):
+    return {"metadata": {"name": name}, "status": {"allocatable": allocatable}}
+
+
+def test_one_job_per_gpu_node_with_that_nodes_own_count():
+    nodes = [node("a100-1", **{"nvidia.com/gpu": "4"}), node("h200-1", **{"nvidia.com/gpu": "8"}),
+             node("cpu-1", cpu="64"), node("mi300-1", **{"amd.com/gpu": "8"})]
+    images = {"GPUCONFORM_IMAGE_NVIDIA": "img/nv", "GPUCONFORM_IMAGE_AMD": "img/amd"}
+    jobs = kube.jobs_for_nodes(nodes, images, "20261201")
+    got = {}
+    for job in jobs:
+        spec = job["spec"]["template"]["spec"]
+        term = spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        (pinned,) = term["nodeSelectorTerms"][0]["matchExpressions"][0]["values"]
+        got[pinned] = (spec["containers"][0]["resources"]["limits"], spec["containers"][0]["image"])
+    assert got == {"a100-1": ({"nvidia.com/gpu": 4}, "img/nv"), "h200-1": ({"nvidia.com/gpu": 8}, "img/nv"),
+                   "mi300-1": ({"amd.com/gpu": 8}, "img/amd")}
+    # Without an AMD image, AMD nodes get no Job rather than the wrong image.
+    assert len(kube.jobs_for_nodes(nodes, {"GPUCONFORM_IMAGE_NVIDIA": "img/nv"}, "20261201")) == 2
+
+
+def test_job_runs_unprivileged_with_the_node_name_from_the_downward_api():
+    job = kube.node_job("Node_With.Odd-Name" + "x" * 80, "nvidia", 2, "img", "20261201")
+    name = job["metadata"]["name"]
+    assert len(name) <= 63 and name == name.lower() and not name.endswith("-")
+    pod = job["spec"]["template"]["spec"]
+    (main,) = pod["containers"]
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert main["securityContext"]["capabilities"] == {"drop": ["ALL"]}
+    assert main["securityContext"]["allowPrivilegeEscalation"] is False
+    assert {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}} in main["env"]
+    assert pod["initContainers"][0]["securityContext"]["capabilities"] == {"drop": ["ALL"], "add": ["CHOWN"]}
+    assert job["spec"]["backoffLimit"] == 0 and job["spec"]["activeDeadlineSeconds"] > 0
+
+
+def test_gpu_count_ignores_what_is_not_a_whole_number():
+    assert kube.gpu_count(node("n", **{"nvidia.com/gpu": "8"}), "nvidia.com/gpu") == 8
+    assert kube.gpu_count(node("n", **{"nvidia.com/gpu": "500m"}), "nvidia.com/gpu") == 0
+    assert kube.gpu_count({"metadata": {"name": "n"}}, "nvidia.com/gpu") == 0
