@@ -131,7 +131,7 @@ wait_state() {
 }
 # Waits for two more health-check runs than now: the node's state after them is the steady one.
 wait_runs() {
-    local before t=0
+    local t=0
     rm -f "$work/healthcheck.json"
     while [ ! -s "$work/healthcheck.json" ] && [ "$t" -lt 300 ]; do sleep 0.1; t=$((t + 1)); done
     [ -s "$work/healthcheck.json" ] || { echo "test-slurm: slurmd ran no health check in 30 s"; return 1; }
