@@ -174,7 +174,7 @@ def write_atomically(path, text):
     os.replace(tmp, path)
 
 
-def cmd_run(args):
+def cmd_run(args, api_factory=None):
     reports, textfile, run_args = "/var/lib/gpuconform", None, []
     while args:
         a = args.pop(0)
@@ -207,7 +207,7 @@ def cmd_run(args):
             write_atomically(os.path.join(textfile, "gpuconform.prom"), prom.stdout)
     print(f"gpuconform_kube: {node}: {state}: {reason}")
     try:
-        mark_node(Api(), node, state, reason)
+        mark_node((api_factory or Api)(), node, state, reason)
     except (OSError, RuntimeError, urllib.error.URLError) as e:
         print(f"gpuconform_kube: could not mark node {node}: {e}", file=sys.stderr)
         return 3

@@ -142,3 +142,64 @@ def test_gpu_count_ignores_what_is_not_a_whole_number():
     assert kube.gpu_count(node("n", **{"nvidia.com/gpu": "8"}), "nvidia.com/gpu") == 8
     assert kube.gpu_count(node("n", **{"nvidia.com/gpu": "500m"}), "nvidia.com/gpu") == 0
     assert kube.gpu_count({"metadata": {"name": "n"}}, "nvidia.com/gpu") == 0
+
+
+class FakeApi:
+    """Records what the marker sends; answers GET with a node that has our condition already."""
+    calls = []
+
+    def call(self, method, path, body=None, content_type="application/json"):
+        FakeApi.calls.append((method, path, body, content_type))
+        return {"status": {"conditions": [{"type": "GPUConformanceFailed", "status": "True",
+                                           "lastTransitionTime": "2026-11-30T02:17:00Z"}]}}
+
+
+def fake_gpuconform(tmp_path, status, write_report=True, rc=0):
+    """A stand-in executable: `run` writes a report with one result, `render` prints metrics."""
+    report = json.dumps({"results": [{"id": "async.copy.bandwidth", "status": status, "backend": "cuda",
+                                      "device": 0, "summary": "pinned H2D 9 GB/s"}]})
+    (tmp_path / "report.json").write_text(report)
+    write = f'cp "{tmp_path / "report.json"}" "$out"' if write_report else ":"
+    script = tmp_path / "gpuconform"
+    script.write_text(f"""#!/bin/sh
+if [ "$1" = render ]; then echo 'gpuconform_check_status{{check="x"}} 1'; exit 0; fi
+while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
+{write}
+exit {rc}
+""")
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.mark.parametrize("status, write_report, rc, exit_code, label, cond", [
+    ("fail", True, 1, 0, "fail", "True"),        # a failing check: the node is marked, the pod succeeds
+    ("pass", True, 0, 0, "pass", "False"),
+    ("pass", False, 2, 1, "inconclusive", "Unknown"),  # no run: the pod fails, the condition is Unknown
+])
+def test_run_marks_the_node_named_by_the_downward_api(tmp_path, monkeypatch, status, write_report, rc,
+                                                      exit_code, label, cond):
+    monkeypatch.setenv("NODE_NAME", "h200-7")
+    monkeypatch.setenv("GPUCONFORM", fake_gpuconform(tmp_path, status, write_report, rc))
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "textfile").mkdir()
+    FakeApi.calls = []
+    got = kube.cmd_run(["--reports", str(tmp_path / "reports"), "--textfile", str(tmp_path / "textfile")],
+                       api_factory=FakeApi)
+    assert got == exit_code
+    (get, meta, st) = FakeApi.calls
+    assert get[:2] == ("GET", "/api/v1/nodes/h200-7")
+    assert meta[1] == "/api/v1/nodes/h200-7" and meta[3] == "application/merge-patch+json"
+    assert meta[2]["metadata"]["labels"]["gpuconform/verdict"] == label
+    assert st[1] == "/api/v1/nodes/h200-7/status" and st[3] == "application/strategic-merge-patch+json"
+    assert st[2]["status"]["conditions"][0]["status"] == cond
+    reports = sorted(p.name for p in (tmp_path / "reports").iterdir())
+    prom = sorted(p.name for p in (tmp_path / "textfile").iterdir())
+    if write_report:
+        assert reports and reports[0].startswith("h200-7-") and prom == ["gpuconform.prom"]
+    else:
+        assert prom == []
+
+
+def test_run_without_a_node_name_is_bad_usage(monkeypatch):
+    monkeypatch.delenv("NODE_NAME", raising=False)
+    assert kube.cmd_run([], api_factory=FakeApi) == 2
