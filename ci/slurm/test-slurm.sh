@@ -202,7 +202,7 @@ node_memlock_kib=$(ulimit -l)
 (ulimit -l 64; GPUCONFORM="$gpuconform" "$root/ci/slurm/gpuconform-nightly" --partition gpu \
     --reports "$work/reports" -- --backend sim --sim-devices 2 --layer host,runtime,async)
 night="$work/reports/$(date -u +%F)"
-for _ in $(seq 600); do
+for _ in $(seq 2400); do
     [ -s "$night/rollup.log" ] && ! squeue -h | grep -q . && break
     sleep 0.1
 done
