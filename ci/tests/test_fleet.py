@@ -203,3 +203,36 @@ def test_run_marks_the_node_named_by_the_downward_api(tmp_path, monkeypatch, sta
 def test_run_without_a_node_name_is_bad_usage(monkeypatch):
     monkeypatch.delenv("NODE_NAME", raising=False)
     assert kube.cmd_run([], api_factory=FakeApi) == 2
+
+
+HEALTHCHECK = os.path.join(HERE, "..", "slurm", "gpuconform-healthcheck")
+
+
+@pytest.mark.parametrize("state, reason, status, action", [
+    ("IDLE", "", "fail", "DRAIN"),
+    ("IDLE", "", "error", None),                                      # inconclusive: never drains
+    ("IDLE", "", "pass", None),
+    ("IDLE+DRAIN", "gpuconform: async.copy.bandwidth cuda:0: slow", "pass", "RESUME"),
+    ("IDLE+DRAIN", "admin: replacing a fan", "pass", None),           # not ours to resume
+    ("IDLE+DRAIN", "admin: replacing a fan", "fail", None),           # nor to overwrite
+    ("MIXED+DRAIN", "gpuconform: async.copy.bandwidth cuda:0: slow", "pass", None),  # device checks not rerun
+    ("IDLE+DRAIN", "gpuconform: old reason", "fail", "DRAIN"),        # ours: the reason is refreshed
+])
+def test_healthcheck_decisions(tmp_path, state, reason, status, action):
+    scontrol = tmp_path / "scontrol"
+    scontrol.write_text(f"""#!/bin/sh
+if [ "$1" = show ]; then printf 'NodeName=n1\\n   State={state} ThreadsPerCore=1\\n   Reason={reason} [root@2026-12-01T02:00:00]\\n'
+else echo "$@" >> "{tmp_path}/actions"; fi
+""")
+    scontrol.chmod(0o755)
+    env = dict(os.environ, SCONTROL=str(scontrol), GPUCONFORM=fake_gpuconform(tmp_path, status, True, 1))
+    subprocess.run(["sh", HEALTHCHECK, "--node", "n1", "--report", str(tmp_path / "hc.json")], env=env,
+                   check=True, capture_output=True)
+    actions = (tmp_path / "actions").read_text().splitlines() if (tmp_path / "actions").exists() else []
+    if action is None:
+        assert actions == []
+    else:
+        (line,) = actions
+        assert line.startswith(f"update NodeName=n1 State={action}")
+        if action == "DRAIN":
+            assert line.endswith("Reason=gpuconform: async.copy.bandwidth cuda:0: pinned H2D 9 GB/s")
