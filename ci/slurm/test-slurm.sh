@@ -57,16 +57,19 @@ munged --force --key-file="$work/munge/munge.key" --socket="$work/munge/munge.so
 for _ in $(seq 50); do [ -s "$work/munge/munged.pid" ] && break; sleep 0.1; done
 pids+=("$(cat "$work/munge/munged.pid")")
 
-# The fault the next health check injects: the test's own wrapper around our real program.
-echo "" > "$work/fault"
+# The fault the next health checks inject, with a generation number: slurmd may start a check
+# before the previous one ended, so each run records the generation it ran with when it is done.
+gen=0
+echo "0 " > "$work/fault"
 cat > "$work/healthcheck" <<EOF
 #!/bin/sh
-fault=\$(cat "$work/fault")
+read -r gen fault < "$work/fault"
 set -- --backend sim --sim-devices 2
 [ -n "\$fault" ] && set -- "\$@" --fault "\$fault"
 SCONTROL=$(command -v scontrol) GPUCONFORM="$gpuconform" SLURM_CONF="$work/slurm.conf" \
-    exec "$root/ci/slurm/gpuconform-healthcheck" --node $node --report "$work/healthcheck.json" -- "\$@" \
+    "$root/ci/slurm/gpuconform-healthcheck" --node $node --report "$work/healthcheck-\$gen.json" -- "\$@" \
     >>"$work/healthcheck.log" 2>&1
+echo "\$gen" >> "$work/runs"
 EOF
 chmod 755 "$work/healthcheck"
 
@@ -129,16 +132,16 @@ wait_state() {
     done
     echo "test-slurm: node state $(node_state), expected $pattern within ${limit}s"; return 1
 }
-# Waits for two more health-check runs than now: the node's state after them is the steady one.
+set_fault() { gen=$((gen + 1)); echo "$gen $1" > "$work/fault"; }
+# Waits until two health checks that started with the current fault have ended: the node's state
+# after them is the steady one. Their report is $work/healthcheck-$gen.json.
 wait_runs() {
     local t=0
-    rm -f "$work/healthcheck.json"
-    while [ ! -s "$work/healthcheck.json" ] && [ "$t" -lt 300 ]; do sleep 0.1; t=$((t + 1)); done
-    [ -s "$work/healthcheck.json" ] || { echo "test-slurm: slurmd ran no health check in 30 s"; return 1; }
-    rm -f "$work/healthcheck.json"; t=0
-    while [ ! -s "$work/healthcheck.json" ] && [ "$t" -lt 300 ]; do sleep 0.1; t=$((t + 1)); done
-    [ -s "$work/healthcheck.json" ] || { echo "test-slurm: slurmd ran no second health check"; return 1; }
-    sleep 0.5
+    while [ "$(grep -cx "$gen" "$work/runs" 2>/dev/null)" -lt 2 ] && [ "$t" -lt 1800 ]; do
+        sleep 0.1; t=$((t + 1))
+    done
+    [ "$(grep -cx "$gen" "$work/runs" 2>/dev/null)" -ge 2 ] || {
+        echo "test-slurm: slurmd ran fewer than two health checks in 180 s"; return 1; }
 }
 failures=0
 expect() {    # expect WHAT CONDITION...
@@ -150,25 +153,26 @@ wait_state "IDLE*" 30
 show "started"
 
 echo "==== 1. healthy simulated node"
+set_fault ""
 wait_runs
 show "after healthy health checks"
 expect "a healthy node stays IDLE" test "$(node_state)" = IDLE
 expect "the health check kept a passing report" python3 -c \
     'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(x["status"]=="pass" and x["layer"]=="async" for x in r["results"]))' \
-    "$work/healthcheck.json"
+    "$work/healthcheck-$gen.json"
 
 echo "==== 2. an inconclusive run: the runtime crashes in every device check (error, not fail)"
-echo "crash" > "$work/fault"
+set_fault crash
 wait_runs
 show "after health checks that could not judge"
 expect "an inconclusive node is not drained" test "$(node_state)" = IDLE
 expect "the report held errors, so this step tested something" python3 -c \
     'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(x["status"]=="error" for x in r["results"]))' \
-    "$work/healthcheck.json"
+    "$work/healthcheck-$gen.json"
 
 echo "==== 3. injected fault on GPU 1: pinned copies that block"
-echo "pinned_copy_blocks@1" > "$work/fault"
-wait_state "*DRAIN*" 30 || true
+set_fault pinned_copy_blocks@1
+wait_runs
 show "after the fault"
 expect "the failing node is drained" bash -c "[[ '$(node_state)' == *DRAIN* ]]"
 reason=$(node_reason)
@@ -177,14 +181,15 @@ expect "the reason is ours and names the check and device" \
     bash -c "[[ '$reason' == 'gpuconform: async.copy.pinned_returns_early sim:1: '* ]]"
 
 echo "==== 4. fault removed"
-echo "" > "$work/fault"
-wait_state "IDLE" 30 || true
+set_fault ""
+wait_runs
 show "after the fault was removed"
 expect "the node we drained is resumed" test "$(node_state)" = IDLE
 expect "its reason is gone" test -z "$(node_reason)"
 
 echo "==== 5. a node drained by someone else is not ours to resume"
 scontrol update NodeName="$node" State=DRAIN Reason="admin: replacing a fan"
+set_fault ""
 wait_runs
 show "after health checks on an admin-drained node"
 expect "it stays drained" bash -c "[[ '$(node_state)' == *DRAIN* ]]"
@@ -213,7 +218,7 @@ cat "$night/rollup.log" 2>/dev/null || true
 expect "the node job wrote its report" test -s "$night/$node.json"
 expect "and its JUnit XML" test -s "$night/$node.xml"
 expect "the roll-up wrote the HTML matrix" grep -q "<html" "$night/matrix.html"
-expect "and the Markdown matrix, by host" grep -q "$node" "$night/matrix.md"
+expect "and the Markdown matrix, by host" grep -q "$(hostname)" "$night/matrix.md"
 expect "and the diff against the previous night" bash -c "test -s '$night/diff.md' && ! grep -q 'nothing to diff' '$night/diff.md'"
 expect "the job saw the node's memlock limit ($node_memlock_kib KiB), not the submitter's 64 KiB" python3 -c \
     'import json,sys; l=json.load(open(sys.argv[1]))["environment"]["limits"]["memlock_soft_bytes"]; w=sys.argv[2]; sys.exit(not (l != 65536 and (w == "unlimited" or l == int(w) * 1024)))' \
