@@ -22,6 +22,8 @@ for tool in munged slurmctld slurmd scontrol sbatch sinfo; do
 done
 [ "$(id -u)" -eq 0 ] || { echo "test-slurm: SKIPPED: slurmd must run as root here"; exit 77; }
 export PATH="$PATH:/usr/sbin"
+# ctest shows a passing test's output only with -V: keep the step log beside the build too.
+exec > >(tee "$build/test-slurm.log") 2>&1
 
 work=$(mktemp -d /tmp/gpuconform-slurm.XXXXXX)
 chmod 755 "$work"
@@ -225,5 +227,6 @@ expect "the job saw the node's memlock limit ($node_memlock_kib KiB), not the su
     "$night/$node.json" "$node_memlock_kib"
 expect "the node is IDLE again" test "$(node_state)" = IDLE
 
-echo "test-slurm: $((failures == 0 ? 1 : 0)) passed, $((failures != 0 ? 1 : 0)) failed ($failures step checks failed)"
+echo "test-slurm: $failures step checks failed"
+echo "test-slurm: $((failures == 0 ? 1 : 0)) passed, $((failures != 0 ? 1 : 0)) failed"
 [ "$failures" -eq 0 ]
