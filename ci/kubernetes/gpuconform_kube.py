@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""gpuconform on Kubernetes, with nothing but the Python standard library and the pod's token.
+
+  fanout   (the nightly CronJob) one Job per GPU node, pinned to it, requesting all of that
+           node's GPUs, so the GPUs are allocated only while the run lasts
+  run      (inside that Job) run the suite, keep the report on the node, write the Prometheus
+           text atomically, then put the verdict on the node: label gpuconform/verdict, annotation
+           gpuconform/reason and the node condition GPUConformanceFailed
+  render-job NODE VENDOR COUNT   print the Job fanout would create (for offline validation)
+
+The condition follows node-problem-detector's convention: True means the problem is there.
+"""
+import datetime
+import hashlib
+import json
+import os
+import re
+import ssl
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
+from gpuconform_verdict import verdict_of_file  # noqa: E402
+
+LABEL = "gpuconform/verdict"
+REASON_ANNOTATION = "gpuconform/reason"
+CONDITION = "GPUConformanceFailed"
+NAMESPACE = os.environ.get("GPUCONFORM_NAMESPACE", "gpu-ops")
+# resource name -> (vendor, image variable); the fanout covers every node that offers one.
+GPU_RESOURCES = {"nvidia.com/gpu": ("nvidia", "GPUCONFORM_IMAGE_NVIDIA"),
+                 "amd.com/gpu": ("amd", "GPUCONFORM_IMAGE_AMD")}
+SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
+
+
+# ---- pure functions: report -> node marks, node -> Job (unit-tested) ----
+
+def verdict_marks(state, reason, previous_condition, now):
+    """The label/annotation merge patch and the status patch for one verdict.
+
+    lastTransitionTime moves only when the condition's status changes, as the API conventions ask.
+    """
+    status = {"pass": "False", "fail": "True"}.get(state, "Unknown")
+    cond_reason = {"pass": "ChecksPassed", "fail": "CheckFailed"}.get(state, "RunInconclusive")
+    transition = now
+    if previous_condition and previous_condition.get("status") == status:
+        transition = previous_condition.get("lastTransitionTime") or now
+    meta_patch = {"metadata": {"labels": {LABEL: state if state in ("pass", "fail") else "inconclusive"},
+                               "annotations": {REASON_ANNOTATION: reason}}}
+    status_patch = {"status": {"conditions": [{
+        "type": CONDITION, "status": status, "reason": cond_reason, "message": reason,
+        "lastHeartbeatTime": now, "lastTransitionTime": transition}]}}
+    return meta_patch, status_patch
+
+
+def gpu_count(node, resource):
+    """Allocatable count of `resource` on a node object; 0 when absent or not a whole number."""
+    value = ((node.get("status") or {}).get("allocatable") or {}).get(resource, "0")
+    return int(value) if re.fullmatch(r"[0-9]+", str(value)) else 0
+
+
+def job_name(node_name, night):
+    """A DNS-1123 name under 63 characters that is the same for one node and one night."""
+    safe = re.sub(r"[^a-z0-9-]", "-", node_name.lower()).strip("-")[:30].strip("-") or "node"
+    digest = hashlib.sha256(node_name.encode()).hexdigest()[:6]
+    return f"gpuconform-{night}-{safe}-{digest}"
+
+
+def node_job(node_name, vendor, count, image, night, run_args=()):
+    """The Job for one node: all its GPUs, only for the run's duration, least privilege."""
+    resource = "nvidia.com/gpu" if vendor == "nvidia" else "amd.com/gpu"
+    drop_all = {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+                "capabilities": {"drop": ["ALL"]}}
+    return {
+        "apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": job_name(node_name, night), "namespace": NAMESPACE,
+                     "labels": {"app.kubernetes.io/name": "gpuconform", "gpuconform/night": night}},
+        "spec": {
+            "backoffLimit": 0,
+            # Waiting for the node's GPUs to be free counts too: give up before the next night.
+            "activeDeadlineSeconds": 20 * 3600,
+            "ttlSecondsAfterFinished": 3 * 24 * 3600,
+            "template": {
+                "metadata": {"labels": {"app.kubernetes.io/name": "gpuconform"}},
+                "spec": {
+                    "restartPolicy": "Never",
+                    "serviceAccountName": "gpuconform-marker",
+                    "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+                        "nodeSelectorTerms": [{"matchExpressions": [{
+                            "key": "kubernetes.io/hostname", "operator": "In", "values": [node_name]}]}]}}},
+                    "tolerations": [{"key": resource, "operator": "Exists", "effect": "NoSchedule"}],
+                    "securityContext": {"runAsNonRoot": True, "runAsUser": 65534, "runAsGroup": 65534,
+                                        "seccompProfile": {"type": "RuntimeDefault"}},
+                    # hostPath ignores fsGroup: a root init step with CHOWN only hands the folder over.
+                    "initContainers": [{
+                        "name": "report-folder", "image": image,
+                        "command": ["/bin/sh", "-c", "mkdir -p /reports/kubernetes && "
+                                    "chown 65534:65534 /reports/kubernetes /textfile"],
+                        "securityContext": {"runAsUser": 0, "runAsNonRoot": False,
+                                            "allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+                                            "capabilities": {"drop": ["ALL"], "add": ["CHOWN"]}},
+                        "volumeMounts": [{"name": "reports", "mountPath": "/reports"},
+                                         {"name": "textfile", "mountPath": "/textfile"}]}],
+                    "containers": [{
+                        "name": "gpuconform", "image": image,
+                        "args": ["run", "--reports", "/reports/kubernetes", "--textfile", "/textfile",
+                                 "--", *run_args],
+                        "env": [{"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}],
+                        "resources": {"limits": {resource: count},
+                                      "requests": {"cpu": "1", "memory": "2Gi"}},
+                        "securityContext": drop_all,
+                        "volumeMounts": [{"name": "reports", "mountPath": "/reports"},
+                                         {"name": "textfile", "mountPath": "/textfile"},
+                                         {"name": "tmp", "mountPath": "/tmp"}]}],
+                    "volumes": [
+                        {"name": "reports", "hostPath": {"path": "/var/lib/gpuconform", "type": "DirectoryOrCreate"}},
+                        # Debian's prometheus-node-exporter reads its textfile collector here.
+                        {"name": "textfile", "hostPath": {"path": "/var/lib/prometheus/node-exporter",
+                                                          "type": "DirectoryOrCreate"}},
+                        {"name": "tmp", "emptyDir": {"sizeLimit": "1Gi"}}],
+                }},
+        }}
+
+
+def jobs_for_nodes(nodes, images, night, run_args=()):
+    """One Job per node that offers GPUs of a vendor we have an image for."""
+    jobs = []
+    for node in nodes:
+        name = (node.get("metadata") or {}).get("name")
+        for resource, (vendor, image_var) in GPU_RESOURCES.items():
+            count = gpu_count(node, resource)
+            if name and count > 0 and images.get(image_var):
+                jobs.append(node_job(name, vendor, count, images[image_var], night, run_args))
+    return jobs
+
+
+# ---- the API, through the pod's service account ----
+
+class Api:
+    def __init__(self):
+        host = os.environ.get("KUBERNETES_SERVICE_HOST")
+        port = os.environ.get("KUBERNETES_SERVICE_PORT", "443")
+        if not host:
+            raise RuntimeError("not in a pod: KUBERNETES_SERVICE_HOST is not set")
+        self.base = f"https://{host}:{port}"
+        with open(f"{SA_DIR}/token", encoding="utf-8") as f:
+            self.token = f.read().strip()
+        self.ctx = ssl.create_default_context(cafile=f"{SA_DIR}/ca.crt")
+
+    def call(self, method, path, body=None, content_type="application/json"):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers={
+            "Authorization": f"Bearer {self.token}", "Content-Type": content_type, "Accept": "application/json"})
+        with urllib.request.urlopen(req, context=self.ctx, timeout=30) as resp:
+            return json.loads(resp.read() or b"{}")
+
+
+def mark_node(api, node_name, state, reason):
+    node = api.call("GET", f"/api/v1/nodes/{node_name}")
+    previous = next((c for c in (node.get("status") or {}).get("conditions") or []
+                     if c.get("type") == CONDITION), None)
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    meta_patch, status_patch = verdict_marks(state, reason, previous, now)
+    api.call("PATCH", f"/api/v1/nodes/{node_name}", meta_patch, "application/merge-patch+json")
+    api.call("PATCH", f"/api/v1/nodes/{node_name}/status", status_patch, "application/strategic-merge-patch+json")
+
+
+def write_atomically(path, text):
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def cmd_run(args, api_factory=None):
+    reports, textfile, run_args = "/var/lib/gpuconform", None, []
+    while args:
+        a = args.pop(0)
+        if a == "--reports":
+            reports = args.pop(0)
+        elif a == "--textfile":
+            textfile = args.pop(0)
+        elif a == "--":
+            run_args = args
+            break
+        else:
+            print(f"gpuconform_kube run: unknown option {a}", file=sys.stderr)
+            return 2
+    node = os.environ.get("NODE_NAME")
+    if not node:
+        print("gpuconform_kube run: NODE_NAME is not set (downward API spec.nodeName)", file=sys.stderr)
+        return 2
+    gpuconform = os.environ.get("GPUCONFORM", "gpuconform")
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    report = os.path.join(reports, f"{node}-{stamp}.json")
+    rc = subprocess.call([gpuconform, "run", "--quick", "--quiet", "--json", report,
+                          "--junit", report[:-5] + ".xml", *run_args])
+    state, reason, _ = verdict_of_file(report)
+    if rc not in (0, 1):
+        state, reason = "inconclusive", f"gpuconform: run exited {rc}"
+    if textfile and os.path.exists(report):
+        prom = subprocess.run([gpuconform, "render", report, "-f", "prometheus"],
+                              capture_output=True, text=True, check=False)
+        if prom.returncode == 0:
+            write_atomically(os.path.join(textfile, "gpuconform.prom"), prom.stdout)
+    print(f"gpuconform_kube: {node}: {state}: {reason}")
+    try:
+        mark_node((api_factory or Api)(), node, state, reason)
+    except (OSError, RuntimeError, urllib.error.URLError) as e:
+        print(f"gpuconform_kube: could not mark node {node}: {e}", file=sys.stderr)
+        return 3
+    # A run that could not happen fails the pod (and the Job); a failing check does not: the
+    # verdict is on the node, where policy acts on it.
+    return 0 if rc in (0, 1) and os.path.exists(report) else 1
+
+
+def cmd_fanout(args):
+    night = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d")
+    api = Api()
+    nodes = api.call("GET", "/api/v1/nodes").get("items", [])
+    jobs = jobs_for_nodes(nodes, os.environ, night, args[1:] if args[:1] == ["--"] else args)
+    created = failed = 0
+    for job in jobs:
+        try:
+            api.call("POST", f"/apis/batch/v1/namespaces/{NAMESPACE}/jobs", job)
+            created += 1
+        except urllib.error.HTTPError as e:
+            if e.code != 409:       # 409: tonight's Job for that node exists already
+                failed += 1
+                print(f"gpuconform_kube: {job['metadata']['name']}: HTTP {e.code}", file=sys.stderr)
+    print(f"gpuconform_kube: {created} Jobs created for {len(jobs)} GPU nodes, {failed} refused")
+    if not jobs:
+        print("gpuconform_kube: no node offers nvidia.com/gpu or amd.com/gpu with an image set", file=sys.stderr)
+    return 0 if jobs and not failed else 1
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if len(argv) >= 2 else 2
+    cmd, args = argv[1], argv[2:]
+    if cmd == "run":
+        return cmd_run(list(args))
+    if cmd == "fanout":
+        return cmd_fanout(list(args))
+    if cmd == "render-job" and len(args) >= 3:
+        image = f"registry.example.com/gpu-ops/gpuconform-{args[1]}:0.1.0"
+        print(json.dumps(node_job(args[0], args[1], int(args[2]), image, "20261201", args[3:]), indent=2))
+        return 0
+    print(f"gpuconform_kube: unknown command {cmd} (see --help)", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

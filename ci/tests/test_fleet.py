@@ -1,0 +1,238 @@
+"""The fleet glue's decisions: a report -> a node's verdict (Slurm drain reason, Kubernetes label
+and condition), and the per-node Job the nightly fan-out creates."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "fleet"))
+sys.path.insert(0, os.path.join(HERE, "..", "kubernetes"))
+
+import gpuconform_kube as kube  # noqa: E402
+from gpuconform_verdict import REASON_MAX, node_verdict, verdict_of_file  # noqa: E402
+
+
+def res(rid, status, backend=None, device=None, summary="s", **extra):
+    return {"id": rid, "status": status, "backend": backend, "device": device, "summary": summary, **extra}
+
+
+HEALTHY = [res("host.memlock", "pass"), res("async.copy.bandwidth", "pass", "cuda", 0), res("host.distro", "info")]
+
+
+@pytest.mark.parametrize("results, state", [
+    (HEALTHY, "pass"),
+    (HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 1)], "fail"),
+    (HEALTHY + [res("async.copy.bandwidth", "error", "cuda", 1)], "inconclusive"),
+    # A failure measured while another process used the GPU is no evidence about the node.
+    (HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 1,
+                    disturbance={"summary": "pid 4242 python used the GPU", "others": []})], "inconclusive"),
+    (HEALTHY + [res("async.copy.pinned_returns_early", "skip", "cuda", 0)], "pass"),
+    ([res("async.copy.bandwidth", "skip", "cuda", 0)], "inconclusive"),
+    ([], "inconclusive"),
+    (HEALTHY + [res("host.x", "warn")], "pass"),
+])
+def test_verdict_states(results, state):
+    assert node_verdict({"results": results})[0] == state
+
+
+def test_fail_beats_error_and_names_the_check_and_device():
+    report = {"results": HEALTHY + [res("async.event.timing_accuracy", "error", "cuda", 0),
+                                    res("async.copy.bandwidth", "fail", "cuda", 3, "pinned H2D 12.1 GB/s")]}
+    state, reason, failed = node_verdict(report)
+    assert state == "fail"
+    assert reason == "gpuconform: async.copy.bandwidth cuda:3: pinned H2D 12.1 GB/s"
+    assert failed == ["async.copy.bandwidth cuda:3"]
+
+
+def test_reason_is_short_and_counts_the_rest():
+    long = "x" * 500
+    report = {"results": [res("host.pcie.link", "fail", summary=long)] +
+              [res(f"async.c{i}", "fail", "hip", i) for i in range(3)]}
+    state, reason, failed = node_verdict(report)
+    assert state == "fail" and len(reason) <= REASON_MAX
+    assert reason.startswith("gpuconform: host.pcie.link: xxx") and reason.endswith("(+3 more)")
+    assert len(failed) == 4
+
+
+def test_a_cause_explains_the_failure_in_its_own_words():
+    report = {"results": [res("async.copy.bandwidth", "fail", "cuda", 0, "54 GB/s, 43 % of the link")],
+              "causes": [{"id": "c1", "kind": "degraded_link", "title": "GPU 0's link trained at Gen3 x16",
+                          "fix": "reseat", "results": ["async.copy.bandwidth[cuda:0]"]}]}
+    assert node_verdict(report)[1] == "gpuconform: async.copy.bandwidth cuda:0: GPU 0's link trained at Gen3 x16"
+
+
+@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"results": "x"}'])
+def test_unreadable_reports_never_fail_a_node(tmp_path, content):
+    path = tmp_path / "r.json"
+    path.write_text(content)
+    assert verdict_of_file(str(path))[0] == "inconclusive"
+    assert verdict_of_file(str(tmp_path / "missing.json"))[0] == "inconclusive"
+
+
+def test_command_line_prints_state_and_reason_with_exit_status(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"results": [res("async.copy.bandwidth", "fail", "sim", 1, "slow")]}))
+    script = os.path.join(HERE, "..", "fleet", "gpuconform_verdict.py")
+    out = subprocess.run([sys.executable, script, str(path)], capture_output=True, text=True)
+    assert out.returncode == 1
+    assert out.stdout == "fail\tgpuconform: async.copy.bandwidth sim:1: slow\n"
+
+
+@pytest.mark.parametrize("state, status, label, reason", [
+    ("pass", "False", "pass", "ChecksPassed"),
+    ("fail", "True", "fail", "CheckFailed"),
+    ("inconclusive", "Unknown", "inconclusive", "RunInconclusive"),
+])
+def test_verdict_marks(state, status, label, reason):
+    meta, st = kube.verdict_marks(state, "gpuconform: why", None, "2026-12-01T02:17:00Z")
+    assert meta["metadata"]["labels"] == {"gpuconform/verdict": label}
+    assert meta["metadata"]["annotations"] == {"gpuconform/reason": "gpuconform: why"}
+    (cond,) = st["status"]["conditions"]
+    assert (cond["type"], cond["status"], cond["reason"]) == ("GPUConformanceFailed", status, reason)
+    assert cond["message"] == "gpuconform: why"
+
+
+def test_transition_time_moves_only_when_the_status_changes():
+    before = {"type": "GPUConformanceFailed", "status": "False", "lastTransitionTime": "2026-11-01T02:17:00Z"}
+    _, same = kube.verdict_marks("pass", "r", before, "2026-12-01T02:17:00Z")
+    _, changed = kube.verdict_marks("fail", "r", before, "2026-12-01T02:17:00Z")
+    assert same["status"]["conditions"][0]["lastTransitionTime"] == "2026-11-01T02:17:00Z"
+    assert changed["status"]["conditions"][0]["lastTransitionTime"] == "2026-12-01T02:17:00Z"
+
+
+def node(name, **allocatable):
+    return {"metadata": {"name": name}, "status": {"allocatable": allocatable}}
+
+
+def test_one_job_per_gpu_node_with_that_nodes_own_count():
+    nodes = [node("a100-1", **{"nvidia.com/gpu": "4"}), node("h200-1", **{"nvidia.com/gpu": "8"}),
+             node("cpu-1", cpu="64"), node("mi300-1", **{"amd.com/gpu": "8"})]
+    images = {"GPUCONFORM_IMAGE_NVIDIA": "img/nv", "GPUCONFORM_IMAGE_AMD": "img/amd"}
+    jobs = kube.jobs_for_nodes(nodes, images, "20261201")
+    got = {}
+    for job in jobs:
+        spec = job["spec"]["template"]["spec"]
+        term = spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        (pinned,) = term["nodeSelectorTerms"][0]["matchExpressions"][0]["values"]
+        got[pinned] = (spec["containers"][0]["resources"]["limits"], spec["containers"][0]["image"])
+    assert got == {"a100-1": ({"nvidia.com/gpu": 4}, "img/nv"), "h200-1": ({"nvidia.com/gpu": 8}, "img/nv"),
+                   "mi300-1": ({"amd.com/gpu": 8}, "img/amd")}
+    # Without an AMD image, AMD nodes get no Job rather than the wrong image.
+    assert len(kube.jobs_for_nodes(nodes, {"GPUCONFORM_IMAGE_NVIDIA": "img/nv"}, "20261201")) == 2
+
+
+def test_job_runs_unprivileged_with_the_node_name_from_the_downward_api():
+    job = kube.node_job("Node_With.Odd-Name" + "x" * 80, "nvidia", 2, "img", "20261201")
+    name = job["metadata"]["name"]
+    assert len(name) <= 63 and name == name.lower() and not name.endswith("-")
+    pod = job["spec"]["template"]["spec"]
+    (main,) = pod["containers"]
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert main["securityContext"]["capabilities"] == {"drop": ["ALL"]}
+    assert main["securityContext"]["allowPrivilegeEscalation"] is False
+    assert {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}} in main["env"]
+    assert pod["initContainers"][0]["securityContext"]["capabilities"] == {"drop": ["ALL"], "add": ["CHOWN"]}
+    assert job["spec"]["backoffLimit"] == 0 and job["spec"]["activeDeadlineSeconds"] > 0
+
+
+def test_gpu_count_ignores_what_is_not_a_whole_number():
+    assert kube.gpu_count(node("n", **{"nvidia.com/gpu": "8"}), "nvidia.com/gpu") == 8
+    assert kube.gpu_count(node("n", **{"nvidia.com/gpu": "500m"}), "nvidia.com/gpu") == 0
+    assert kube.gpu_count({"metadata": {"name": "n"}}, "nvidia.com/gpu") == 0
+
+
+class FakeApi:
+    """Records what the marker sends; answers GET with a node that has our condition already."""
+    calls = []
+
+    def call(self, method, path, body=None, content_type="application/json"):
+        FakeApi.calls.append((method, path, body, content_type))
+        return {"status": {"conditions": [{"type": "GPUConformanceFailed", "status": "True",
+                                           "lastTransitionTime": "2026-11-30T02:17:00Z"}]}}
+
+
+def fake_gpuconform(tmp_path, status, write_report=True, rc=0):
+    """A stand-in executable: `run` writes a report with one result, `render` prints metrics."""
+    report = json.dumps({"results": [{"id": "async.copy.bandwidth", "status": status, "backend": "cuda",
+                                      "device": 0, "summary": "pinned H2D 9 GB/s"}]})
+    (tmp_path / "report.json").write_text(report)
+    write = f'cp "{tmp_path / "report.json"}" "$out"' if write_report else ":"
+    script = tmp_path / "gpuconform"
+    script.write_text(f"""#!/bin/sh
+if [ "$1" = render ]; then echo 'gpuconform_check_status{{check="x"}} 1'; exit 0; fi
+while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
+{write}
+exit {rc}
+""")
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.mark.parametrize("status, write_report, rc, exit_code, label, cond", [
+    ("fail", True, 1, 0, "fail", "True"),        # a failing check: the node is marked, the pod succeeds
+    ("pass", True, 0, 0, "pass", "False"),
+    ("pass", False, 2, 1, "inconclusive", "Unknown"),  # no run: the pod fails, the condition is Unknown
+])
+def test_run_marks_the_node_named_by_the_downward_api(tmp_path, monkeypatch, status, write_report, rc,
+                                                      exit_code, label, cond):
+    monkeypatch.setenv("NODE_NAME", "h200-7")
+    monkeypatch.setenv("GPUCONFORM", fake_gpuconform(tmp_path, status, write_report, rc))
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "textfile").mkdir()
+    FakeApi.calls = []
+    got = kube.cmd_run(["--reports", str(tmp_path / "reports"), "--textfile", str(tmp_path / "textfile")],
+                       api_factory=FakeApi)
+    assert got == exit_code
+    (get, meta, st) = FakeApi.calls
+    assert get[:2] == ("GET", "/api/v1/nodes/h200-7")
+    assert meta[1] == "/api/v1/nodes/h200-7" and meta[3] == "application/merge-patch+json"
+    assert meta[2]["metadata"]["labels"]["gpuconform/verdict"] == label
+    assert st[1] == "/api/v1/nodes/h200-7/status" and st[3] == "application/strategic-merge-patch+json"
+    assert st[2]["status"]["conditions"][0]["status"] == cond
+    reports = sorted(p.name for p in (tmp_path / "reports").iterdir())
+    prom = sorted(p.name for p in (tmp_path / "textfile").iterdir())
+    if write_report:
+        assert reports and reports[0].startswith("h200-7-") and prom == ["gpuconform.prom"]
+    else:
+        assert prom == []
+
+
+def test_run_without_a_node_name_is_bad_usage(monkeypatch):
+    monkeypatch.delenv("NODE_NAME", raising=False)
+    assert kube.cmd_run([], api_factory=FakeApi) == 2
+
+
+HEALTHCHECK = os.path.join(HERE, "..", "slurm", "gpuconform-healthcheck")
+
+
+@pytest.mark.parametrize("state, reason, status, action", [
+    ("IDLE", "", "fail", "DRAIN"),
+    ("IDLE", "", "error", None),                                      # inconclusive: never drains
+    ("IDLE", "", "pass", None),
+    ("IDLE+DRAIN", "gpuconform: async.copy.bandwidth cuda:0: slow", "pass", "RESUME"),
+    ("IDLE+DRAIN", "admin: replacing a fan", "pass", None),           # not ours to resume
+    ("IDLE+DRAIN", "admin: replacing a fan", "fail", None),           # nor to overwrite
+    ("MIXED+DRAIN", "gpuconform: async.copy.bandwidth cuda:0: slow", "pass", None),  # device checks not rerun
+    ("IDLE+DRAIN", "gpuconform: old reason", "fail", "DRAIN"),        # ours: the reason is refreshed
+])
+def test_healthcheck_decisions(tmp_path, state, reason, status, action):
+    scontrol = tmp_path / "scontrol"
+    scontrol.write_text(f"""#!/bin/sh
+if [ "$1" = show ]; then printf 'NodeName=n1\\n   State={state} ThreadsPerCore=1\\n   Reason={reason} [root@2026-12-01T02:00:00]\\n'
+else echo "$@" >> "{tmp_path}/actions"; fi
+""")
+    scontrol.chmod(0o755)
+    env = dict(os.environ, SCONTROL=str(scontrol), GPUCONFORM=fake_gpuconform(tmp_path, status, True, 1))
+    subprocess.run(["sh", HEALTHCHECK, "--node", "n1", "--report", str(tmp_path / "hc.json")], env=env,
+                   check=True, capture_output=True)
+    actions = (tmp_path / "actions").read_text().splitlines() if (tmp_path / "actions").exists() else []
+    if action is None:
+        assert actions == []
+    else:
+        (line,) = actions
+        assert line.startswith(f"update NodeName=n1 State={action}")
+        if action == "DRAIN":
+            assert line.endswith("Reason=gpuconform: async.copy.bandwidth cuda:0: pinned H2D 9 GB/s")
