@@ -155,18 +155,18 @@ std::string chart_svg(const std::string& title, const Series& series, const Ceil
     return svg + "</svg>";
 }
 
-const nlohmann::json* measurement(const nlohmann::json& result, const char* name) {
-    for (const auto& m : result.value("measurements", nlohmann::json::array())) {
-        if (m.value("name", "") == name && m.contains("value") && m["value"].is_number()) {
-            return &m;
+// A measurement's value by name, or -1 when the result has none (these are all durations).
+double value_of(const nlohmann::json& result, const char* name) {
+    const auto list = result.find("measurements");
+    if (list == result.end() || !list->is_array()) {
+        return -1.0;
+    }
+    for (const auto& m : *list) {
+        if (m.is_object() && m.value("name", "") == name && m.contains("value") && m["value"].is_number()) {
+            return m["value"].get<double>();
         }
     }
-    return nullptr;
-}
-
-double value_of(const nlohmann::json& result, const char* name) {
-    const auto* m = measurement(result, name);
-    return m ? (*m)["value"].get<double>() : -1.0;
+    return -1.0;
 }
 
 struct Lane {

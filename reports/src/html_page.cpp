@@ -41,6 +41,7 @@ table.sortable th { cursor: pointer; } table.sortable th[aria-sort]::after { con
 svg text:not([fill]) { font-size: 11px; fill: #333; } svg text { font-size: 11px; }
 .chart { margin: 0.5em 1em 1em 0; display: inline-block; vertical-align: top; }
 .signature { margin-top: 3em; }
+td, th, li, p, summary, h1, h3, code, figcaption { unicode-bidi: isolate; }  /* a U+202E in a host name stays in its cell */
 @media print {
   .filters, .noprint { display: none; }
   body { margin: 1cm; font-size: 11px; } .matrix-wrap { max-height: none; overflow: visible; }
