@@ -79,7 +79,7 @@ def test_every_rejected_node_is_one_click_from_the_top(fleet):
         target = page.find_element(By.ID, a.get_attribute("href").split("#")[1])
         assert host in target.text and "rejected" in target.text
         top = page.execute_script("return arguments[0].getBoundingClientRect().top", target)
-        assert 0 <= top < 1000
+        assert -2 <= top < 1000
     page.execute_script("window.scrollTo(0, 0)")
 
 
@@ -103,6 +103,7 @@ def test_matrix_header_and_check_column_stay_when_scrolled(fleet):
     assert len(headers) == 30
     assert max(h.rect["height"] for h in headers) < 70  # compact: two short lines and the run count
     assert headers[0].get_attribute("title").endswith("runs)")
+    page.execute_script("arguments[0].scrollTop = 0; arguments[0].scrollLeft = 0", wrap)
     page.find_element(By.ID, "problems-only").click()
 
 
@@ -113,7 +114,9 @@ def test_problems_only_is_on_and_shows_only_problems(fleet):
     assert {tr.get_attribute("data-check") for tr in rows} == {
         "host.check04", "runtime.check03", "async.copy.bandwidth", "async.overlap.copy_compute"}
     failing = page.find_element(By.CSS_SELECTOR, '#matrix tr[data-check="async.copy.bandwidth"] td.st-fail')
-    failing.find_element(By.TAG_NAME, "summary").click()
+    summary = failing.find_element(By.TAG_NAME, "summary")
+    page.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", summary)
+    summary.click()
     assert failing.find_elements(By.CSS_SELECTOR, "li a")
 
 
@@ -192,7 +195,7 @@ def test_single_report_page_shows_every_summary(fleet):
         assert "reseat the GPU" in driver.find_element(By.CSS_SELECTOR, 'section.result.st-fail').text
         assert driver.find_elements(By.CSS_SELECTOR, "section.result table.measurements td")
         facts = driver.find_element(By.CSS_SELECTOR, "table.fingerprint").text
-        assert "Debian 13" in facts and "580.95.05" in facts and "cuda:1" in facts
+        assert doc["environment"]["distro"]["pretty_name"] in facts and "580.95.05" in facts and "cuda:1" in facts
     finally:
         driver.quit()
 
