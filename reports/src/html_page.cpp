@@ -27,7 +27,7 @@ td.cell details[open] { white-space: normal; min-width: 12em; } td.cell ul { mar
 .st-pass { background: #d9f2d9; } .st-info { background: #dcecf7; } .st-skip { background: #eeeeee; }
 .st-warn { background: #fff0c2; } .st-fail { background: #f8c9c9; } .st-error { background: #e89a9a; }
 .st-none { background: #fff; color: #999; text-align: center; }
-.verdict.rejected { color: #a00; font-weight: 700; } .verdict.accepted { color: #060; }
+td.host { white-space: nowrap; } .verdict.rejected { color: #a00; font-weight: 700; } .verdict.accepted { color: #060; }
 .causes li { margin-bottom: 0.5em; } .nodes a { margin-right: 0.3em; }
 table.sortable th { cursor: pointer; } table.sortable th[aria-sort]::after { content: " ▾"; }
 .filters { margin: 1em 0; display: flex; gap: 2em; flex-wrap: wrap; align-items: center; }

@@ -208,7 +208,16 @@ std::string node_table_html(const Fleet& f, const ReportSet& set, bool all) {
                       "<th data-sort=\"text\">group</th><th data-sort=\"text\">verdict</th><th data-sort=\"severity\">worst</th>"
                       "<th data-sort=\"text\">reason</th><th data-sort=\"text\">root causes</th></tr></thead>\n<tbody>\n";
     std::size_t rows = 0;
+    // Rejected first, then by host: the printed record leads with what needs action.
+    std::vector<const NodeVerdict*> order;
     for (const NodeVerdict& v : f.nodes) {
+        order.push_back(&v);
+    }
+    std::stable_sort(order.begin(), order.end(), [](const NodeVerdict* a, const NodeVerdict* b) {
+        return a->accepted != b->accepted ? !a->accepted : a->host < b->host;
+    });
+    for (const NodeVerdict* vp : order) {
+        const NodeVerdict& v = *vp;
         if (!all && v.worst != Status::Fail && v.worst != Status::Error && !v.disturbed) {
             continue;
         }
