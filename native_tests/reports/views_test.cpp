@@ -1,6 +1,7 @@
 // Every view escapes what comes from the machines: a host named `<script>` renders as text.
 #include <gtest/gtest.h>
 
+#include "fleet.hpp"
 #include "render_html.hpp"
 #include "render_matrix.hpp"
 #include "render_prometheus.hpp"
@@ -79,7 +80,7 @@ TEST_F(HostileViews, HtmlChartsBandwidthAndTimeline) {
     const std::string out = render_html(m, set);
     EXPECT_NE(out.find("class=\"chart bandwidth\""), std::string::npos);
     EXPECT_NE(out.find("h2d_pinned_bw"), std::string::npos);
-    EXPECT_NE(out.find("class=\"chart timeline\""), std::string::npos);
+    EXPECT_NE(out.find("class=\"chart timeline overlap\""), std::string::npos);
     EXPECT_NE(out.find("kernel &lt;k&gt;"), std::string::npos);
 }
 
@@ -103,6 +104,57 @@ TEST(HtmlCharts, SizesInBytesOrBinaryUnitsPlaceTheSamePoint) {
     EXPECT_NE(out.find("<title>bw_pinned_H2D 1M: 10.00 GB/s"), std::string::npos) << out;
     EXPECT_NE(out.find("<title>bw_pinned_H2D 256M: 50.00 GB/s"), std::string::npos) << out;
     EXPECT_EQ(out.find("not_a_size"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+TEST(HtmlCharts, TicksStepByOneTwoOrFive) {
+    EXPECT_DOUBLE_EQ(nice_step(66.0, 5), 20.0);
+    EXPECT_DOUBLE_EQ(nice_step(7.0, 5), 2.0);
+    EXPECT_DOUBLE_EQ(nice_step(0.9, 5), 0.2);
+    EXPECT_DOUBLE_EQ(nice_step(240.0, 5), 50.0);
+    EXPECT_DOUBLE_EQ(nice_step(0.0, 5), 1.0);
+}
+
+TEST(Fleet, RejectsOnFailOrErrorAndGroupsCausesByCheckWithoutCauses) {
+    test::ScratchDir dir("fleet");
+    dir.write("a.json", test::make_report("r1", "good", "D", "G", {{"host.x", "pass", -1, {}}}).dump());
+    dir.write("b.json", test::make_report("r2", "warned", "D", "G", {{"host.x", "warn", -1, {}}}).dump());
+    dir.write("c.json", test::make_report("r3", "bad", "D", "G", {{"host.x", "fail", -1, {}}}).dump());
+    ReadOptions o;
+    o.problems = true;
+    const Fleet f = build_fleet(read_reports({dir.path()}, o));
+    ASSERT_EQ(f.nodes.size(), 3u);
+    EXPECT_TRUE(f.nodes[0].accepted);
+    EXPECT_TRUE(f.nodes[1].accepted);
+    EXPECT_FALSE(f.nodes[2].accepted);
+    EXPECT_EQ(f.failed, 1u);
+    EXPECT_EQ(f.errored, 0u);
+    ASSERT_EQ(f.causes.size(), 1u);
+    EXPECT_EQ(f.causes[0].kind, "check");
+    EXPECT_EQ(f.causes[0].runs, std::vector<std::uint32_t>{2});
+    const std::string csv = render_acceptance_csv(f, {});
+    EXPECT_NE(csv.find("bad,D · G,rejected,fail,no,host.x failed or errored,host.x fail"), std::string::npos) << csv;
+}
+
+TEST(Fleet, ReportCausesExplainTheResultsTheyName) {
+    test::ScratchDir dir("fleet-causes");
+    nlohmann::json doc = test::make_report("r1", "busy", "D", "G", {{"async.y", "error", 0, {}}, {"host.x", "fail", -1, {}}});
+    doc["causes"] = {{{"id", "busy_gpu"}, {"kind", "busy_gpu"}, {"title", "GPU busy"}, {"fix", "drain it"},
+                      {"results", {"async.y[cuda:0]"}}}};
+    dir.write("a.json", doc.dump());
+    ReadOptions o;
+    o.problems = true;
+    const ReportSet set = read_reports({dir.path()}, o);
+    const Fleet f = build_fleet(set);
+    ASSERT_EQ(f.causes.size(), 2u);
+    EXPECT_EQ(f.nodes[0].causes.size(), 2u);
+    const Matrix m = build_matrix(set, k_default_group_keys);
+    EXPECT_NE(render_matrix_csv(m).find(",GPU busy\r\n"), std::string::npos) << render_matrix_csv(m);
 }
 
 }  // namespace

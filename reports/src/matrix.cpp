@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "run_problems.hpp"
+
 namespace gpuconform {
 
 std::uint32_t Cell::total() const {
@@ -48,6 +50,14 @@ std::string Matrix::column_title(std::size_t c, const char* separator) const {
     return out;
 }
 
+std::string Matrix::cell_causes(const Cell& cell) const {
+    std::string out;
+    for (const std::uint32_t c : cell.causes) {
+        out += (out.empty() ? "" : "; ") + cause_titles[c];
+    }
+    return out;
+}
+
 bool Matrix::any_failing() const {
     for (const auto& row : cells) {
         for (const Cell& cell : row) {
@@ -82,6 +92,21 @@ int layer_rank(const std::string& id) {
     const std::array<const char*, 4> order{"host", "runtime", "async", "framework"};
     const auto it = std::find(order.begin(), order.end(), layer);
     return static_cast<int>(it - order.begin());
+}
+
+void add_causes(const RunEntry& run, const std::string& label, std::map<std::string, std::uint32_t>& ids, Matrix& m, Cell& cell) {
+    for (const RunCause& c : run.causes) {
+        if (std::none_of(c.results.begin(), c.results.end(), [&](const std::string& r) { return cause_names_label(r, label); })) {
+            continue;
+        }
+        const auto [it, fresh] = ids.emplace(c.title, static_cast<std::uint32_t>(m.cause_titles.size()));
+        if (fresh) {
+            m.cause_titles.push_back(c.title);
+        }
+        if (std::find(cell.causes.begin(), cell.causes.end(), it->second) == cell.causes.end()) {
+            cell.causes.push_back(it->second);
+        }
+    }
 }
 
 }  // namespace
@@ -130,6 +155,7 @@ Matrix build_matrix(const ReportSet& set, const std::vector<GroupKey>& by) {
     }
     m.cells.assign(m.rows.size(), std::vector<Cell>(m.columns.size()));
     m.column_runs.assign(m.columns.size(), 0);
+    std::map<std::string, std::uint32_t> cause_ids;
     for (const RunEntry& run : set.runs) {
         const auto run_index = static_cast<std::uint32_t>(m.run_hosts.size());
         m.run_hosts.push_back(set.groups_of(run)[static_cast<int>(GroupKey::Host)]);
@@ -141,6 +167,9 @@ Matrix build_matrix(const ReportSet& set, const std::vector<GroupKey>& by) {
             // Hosts are listed for results someone should look at; info asks nothing of anyone.
             if (severity(r.status) > severity(Status::Info) && (cell.hosts.empty() || cell.hosts.back() != run_index)) {
                 cell.hosts.push_back(run_index);
+            }
+            if (severity(r.status) > severity(Status::Info)) {
+                add_causes(run, set.labels.at(r.label), cause_ids, m, cell);
             }
         }
     }

@@ -18,6 +18,7 @@ inline constexpr std::size_t k_status_count = 6;
 struct Cell {
     std::array<std::uint32_t, k_status_count> counts{};  // indexed by severity()
     std::vector<std::uint32_t> hosts;                     // runs behind skip/warn/fail/error results, into Matrix::run_hosts
+    std::vector<std::uint32_t> causes;                    // reports' root causes naming these results, into Matrix::cause_titles
 
     std::uint32_t total() const;
     Status worst() const;  // only meaningful when total() > 0
@@ -34,6 +35,9 @@ struct Matrix {
     std::vector<std::string> run_hosts;             // host name of each run
     std::vector<Rejected> rejected;
     std::size_t files_seen = 0;
+    std::vector<std::string> cause_titles;  // read only with ReadOptions::problems
+
+    std::string cell_causes(const Cell& cell) const;  // "GPU busy; …", "" when none
 
     std::string column_title(std::size_t c, const char* separator = " · ") const;
     bool any_failing() const;  // some cell's worst status is fail or error

@@ -90,8 +90,9 @@ std::string render_matrix_terminal(const Matrix& m, bool colour) {
         for (std::size_t r = 0; r < m.rows.size(); ++r) {
             const Cell& cell = m.cells[r][c];
             if (cell.total() && severity(cell.worst()) > severity(Status::Info)) {
-                lines += fmt::format("  {:<5} {} — {}; hosts: {}\n", paint(cell.worst(), to_string(cell.worst())),
-                                     terminal_safe(m.rows[r]), cell.text(), terminal_safe(host_list(m, cell, k_hosts_listed)));
+                lines += fmt::format("  {:<5} {} — {}; hosts: {}{}\n", paint(cell.worst(), to_string(cell.worst())),
+                                     terminal_safe(m.rows[r]), cell.text(), terminal_safe(host_list(m, cell, k_hosts_listed)),
+                                     cell.causes.empty() ? "" : "; causes: " + terminal_safe(m.cell_causes(cell)));
             }
         }
         if (!lines.empty()) {
@@ -126,8 +127,9 @@ std::string render_matrix_markdown(const Matrix& m) {
         for (std::size_t c = 0; c < m.columns.size(); ++c) {
             const Cell& cell = m.cells[r][c];
             if (!cell.hosts.empty()) {
-                out += fmt::format("- `{}` in {}: {} — {}\n", markdown_cell(m.rows[r]), markdown_cell(m.column_title(c)),
-                                   cell.text(), markdown_cell(host_list(m, cell, 20)));
+                out += fmt::format("- `{}` in {}: {} — {}{}\n", markdown_cell(m.rows[r]), markdown_cell(m.column_title(c)),
+                                   cell.text(), markdown_cell(host_list(m, cell, 20)),
+                                   cell.causes.empty() ? "" : "; causes: " + markdown_cell(m.cell_causes(cell)));
             }
         }
     }
@@ -145,7 +147,7 @@ std::string render_matrix_csv(const Matrix& m) {
     for (const GroupKey k : m.by) {
         out += std::string(",") + k_group_key_names[static_cast<int>(k)];
     }
-    out += ",worst,pass,info,skip,warn,fail,error,hosts\r\n";
+    out += ",worst,pass,info,skip,warn,fail,error,hosts,causes\r\n";
     for (std::size_t r = 0; r < m.rows.size(); ++r) {
         for (std::size_t c = 0; c < m.columns.size(); ++c) {
             const Cell& cell = m.cells[r][c];
@@ -157,11 +159,11 @@ std::string render_matrix_csv(const Matrix& m) {
             for (const auto n : cell.counts) {
                 out += fmt::format(",{}", n);
             }
-            out += "," + csv_field(host_list(m, cell, cell.hosts.size())) + "\r\n";
+            out += "," + csv_field(host_list(m, cell, cell.hosts.size())) + "," + csv_field(m.cell_causes(cell)) + "\r\n";
         }
     }
     for (const Rejected& r : m.rejected) {
-        out += csv_field(r.path) + std::string(m.by.size(), ',') + ",rejected,0,0,0,0,0,0," + csv_field(r.reason) + "\r\n";
+        out += csv_field(r.path) + std::string(m.by.size(), ',') + ",rejected,0,0,0,0,0,0," + csv_field(r.reason) + ",\r\n";
     }
     return out;
 }

@@ -31,7 +31,15 @@ nlohmann::json matrix_to_json(const Matrix& m) {
             for (const auto h : cell.hosts) {
                 hosts.push_back(m.run_hosts[h]);
             }
-            cells.push_back({{"worst", to_string(cell.worst())}, {"counts", counts}, {"hosts", hosts}});
+            nlohmann::json j = {{"worst", to_string(cell.worst())}, {"counts", counts}, {"hosts", hosts}};
+            if (!cell.causes.empty()) {
+                nlohmann::json causes = nlohmann::json::array();
+                for (const auto c : cell.causes) {
+                    causes.push_back(m.cause_titles[c]);
+                }
+                j["causes"] = causes;
+            }
+            cells.push_back(std::move(j));
         }
         rows.push_back({{"check", m.rows[r]}, {"cells", cells}});
     }

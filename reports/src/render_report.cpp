@@ -118,8 +118,8 @@ std::string render_report(const nlohmann::json& doc, const std::string& format, 
         ReadOptions read;
         read.measurements = true;
         read.detail_runs = 1;
-        const ReportSet set = read_reports({path}, read);
-        return render_html(build_matrix(set, {GroupKey::Host}), set);
+        read.problems = true;
+        return render_report_html(doc, read_reports({path}, read));
     }
     return render_report_terminal(doc, colour);
 }

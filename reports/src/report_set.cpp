@@ -9,6 +9,8 @@
 #include <thread>
 #include <unordered_set>
 
+#include "run_problems.hpp"
+
 namespace gpuconform {
 
 namespace fs = std::filesystem;
@@ -89,8 +91,16 @@ void scan_one(const std::string& path, std::string& text, bool keep_detail, cons
             entry.measurements.push_back({label, t.measures.intern(m.name + '\x1f' + m.unit), m.value});
         }
     }
-    if (keep_detail) {
-        entry.detail = report_detail(nlohmann::json::parse(text));
+    const bool has_problem = std::any_of(entry.results.begin(), entry.results.end(),
+                                         [](const ResultEntry& r) { return severity(r.status) > severity(Status::Info); });
+    if (keep_detail || (o.problems && has_problem)) {
+        const nlohmann::json doc = nlohmann::json::parse(text);
+        if (keep_detail) {
+            entry.detail = report_detail(doc);
+        }
+        if (o.problems) {
+            read_run_problems(doc, t.labels, entry);
+        }
     }
 }
 
@@ -119,6 +129,9 @@ void merge_ids(std::vector<RunEntry>& runs, const std::vector<unsigned>& owner, 
         runs[i].groups = group_map[w][runs[i].groups];
         for (auto& r : runs[i].results) {
             r.label = label_map[w][r.label];
+        }
+        for (auto& p : runs[i].problems) {
+            p.label = label_map[w][p.label];
         }
         for (auto& m : runs[i].measurements) {
             m.label = label_map[w][m.label];

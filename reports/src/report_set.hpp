@@ -41,6 +41,24 @@ struct MeasurementEntry {
     double value;
 };
 
+// A result someone should look at (warn, fail, error), read from the full document only for
+// runs that have one, so clean runs keep the fast path.
+struct RunProblem {
+    std::uint32_t label;  // into ReportSet::labels
+    Status status;
+    std::string summary;
+    std::string disturbance;  // the result's optional disturbance.summary; "" when undisturbed
+};
+
+// One entry of the report's optional top-level `causes` (schema 1.x, additive).
+struct RunCause {
+    std::string id;
+    std::string kind;
+    std::string title;
+    std::string fix;
+    std::vector<std::string> results;  // "<check id>" or "<check id>[<backend>:<device>]"
+};
+
 struct RunEntry {
     std::string path;
     std::string run_id;
@@ -48,6 +66,8 @@ struct RunEntry {
     std::vector<ResultEntry> results;
     std::vector<MeasurementEntry> measurements;
     nlohmann::json detail;  // fingerprint and results for drill-down; null unless asked for
+    std::vector<RunProblem> problems;  // only when ReadOptions::problems
+    std::vector<RunCause> causes;      // only when ReadOptions::problems
 };
 
 struct ReportSet {
@@ -65,6 +85,7 @@ struct ReadOptions {
     bool measurements = false;    // keep numeric measurements (diff, charts)
     std::size_t detail_runs = 0;  // keep drill-down detail for the first this-many runs
     unsigned threads = 0;         // 0: one per core
+    bool problems = false;        // keep summaries, disturbances and causes of non-pass runs
 };
 
 // Splits an interned "a\x1fb" pair.

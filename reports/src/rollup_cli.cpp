@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "diff.hpp"
+#include "fleet.hpp"
 #include "render_html.hpp"
 #include "render_matrix.hpp"
 #include "render_prometheus.hpp"
@@ -69,11 +70,20 @@ int run_matrix(const MatrixOptions& o) {
     read.threads = o.threads;
     read.measurements = o.format == "html" || o.format == "prometheus";
     read.detail_runs = o.format == "html" ? k_html_detail_runs : 0;
+    read.problems = o.format != "prometheus" && o.format != "junit";
     const ReportSet set = read_reports(o.inputs, read);
     report_rejected(set.rejected);
     const Matrix m = build_matrix(set, by);
+    // Grouped by host, the person-readable views are the acceptance record: a verdict per node.
+    const bool acceptance = by == std::vector<GroupKey>{GroupKey::Host};
     std::string text;
-    if (o.format == "terminal") {
+    if (acceptance && o.format == "terminal") {
+        text = render_acceptance_terminal(build_fleet(set), set.rejected, colour_wanted(o.output));
+    } else if (acceptance && o.format == "csv") {
+        text = render_acceptance_csv(build_fleet(set), set.rejected);
+    } else if (acceptance && o.format == "html") {
+        text = render_acceptance_html(build_fleet(set), m, set);
+    } else if (o.format == "terminal") {
         text = render_matrix_terminal(m, colour_wanted(o.output));
     } else if (o.format == "markdown") {
         text = render_matrix_markdown(m);
@@ -124,7 +134,8 @@ void add_matrix(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<MatrixOptions>();
     CLI::App* cmd = app.add_subcommand("matrix", "Roll many reports up into a check x group matrix");
     cmd->add_option("paths", o->inputs, "report files and folders (searched recursively for *.json)")->required();
-    cmd->add_option("--by", o->by, "group keys, comma-separated: distro,kernel,driver,runtime,torch,gpu,host")
+    cmd->add_option("--by", o->by, "group keys, comma-separated: distro,kernel,driver,runtime,torch,gpu,host; "
+                                   "`--by host` shows the acceptance record (a verdict per node) as terminal, csv or html")
         ->capture_default_str();
     cmd->add_option("-f,--format", o->format, "terminal|markdown|csv|json|junit|prometheus|html")
         ->check(CLI::IsMember(k_formats))

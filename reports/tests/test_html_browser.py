@@ -56,6 +56,18 @@ def report(run_id, host, distro, gpu, results):
     }
 
 
+def start_browser(folder, size="1400,1000"):
+    """Headless Chromium with a fresh profile and nothing that reaches the network."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--window-size=" + size, "--user-data-dir=" + os.path.join(folder, "profile")):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
 @pytest.fixture(scope="module")
 def page():
     folder = tempfile.mkdtemp(prefix="gpuconform-browser-")
@@ -75,13 +87,7 @@ def page():
     assert proc.returncode == 1, proc.stderr  # a failing cell
     assert "broken.json" in proc.stderr
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--user-data-dir=" + os.path.join(folder, "profile")):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = start_browser(folder)
     try:
         driver.get("file://" + html)
         yield driver
@@ -105,10 +111,10 @@ def test_loads_without_console_errors(page):
 
 
 def test_matrix_has_the_right_cells(page):
-    headers = [th.text for th in page.find_elements(By.CSS_SELECTOR, "#matrix thead th[data-col]")]
-    assert [h.splitlines()[0] for h in headers] == ["Debian 12 · H200", "Debian 13 · H200"]
+    headers = [th.get_attribute("title") for th in page.find_elements(By.CSS_SELECTOR, "#matrix thead th[data-col]")]
+    assert headers == ["Debian 12 · H200 (2 runs)", "Debian 13 · H200 (1 runs)"]
     assert cell(page, "async.copy", 0).get_attribute("data-status") == "fail"
-    assert "1 pass · 1 fail" in cell(page, "async.copy", 0).text
+    assert "1 fail" in cell(page, "async.copy", 0).text and "1 ok" in cell(page, "async.copy", 0).text
     assert cell(page, "async.copy", 1).get_attribute("data-status") == "none"
     assert cell(page, "host.memlock", 0).get_attribute("data-status") == "pass"
     assert cell(page, "host.memlock", 1).get_attribute("data-status") == "warn"
@@ -134,6 +140,7 @@ def test_status_filter_changes_what_is_shown(page):
 
 
 def test_group_filter_hides_other_columns(page):
+    page.find_element(By.ID, "problems-only").click()  # on by default: this page has problems
     Select(page.find_element(By.ID, "group-filter")).select_by_value("1")
     assert not cell(page, "async.copy", 0).is_displayed()
     assert cell(page, "host.memlock", 1).is_displayed()
@@ -142,6 +149,7 @@ def test_group_filter_hides_other_columns(page):
     assert visible_rows(page) == ["host.memlock"]
     page.find_element(By.CSS_SELECTOR, '#status-filter input[value="none"]').click()
     Select(page.find_element(By.ID, "group-filter")).select_by_value("all")
+    page.find_element(By.ID, "problems-only").click()
 
 
 def test_drill_down_and_charts(page):
@@ -153,3 +161,9 @@ def test_drill_down_and_charts(page):
     assert "Debian 12" in target.text
     assert page.find_elements(By.CSS_SELECTOR, "svg.bandwidth polyline")
     assert page.find_elements(By.CSS_SELECTOR, "svg.timeline rect")
+
+
+def test_small_page_counts(page):
+    assert page.find_element(By.ID, "count-nodes").text == "3"
+    assert page.find_element(By.ID, "count-failed").text == "1"
+    assert page.find_element(By.ID, "count-errored").text == "0"
