@@ -6,6 +6,8 @@ if(NOT _rc EQUAL 0)
   message(FATAL_ERROR "${EXE} --help failed (${_rc})")
 endif()
 function(roff_block text out_var)
+  # CLI11 prints the path it was started by; the page names the installed command.
+  string(REPLACE "${EXE}" "gpuconform" text "${text}")
   # Preformatted: escape backslashes, and keep lines that start with . or ' from being requests.
   string(REPLACE "\\" "\\e" text "${text}")
   string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" text "${text}")

@@ -46,6 +46,8 @@ set(CPACK_PACKAGE_VENDOR "gpuconform")
 set(CPACK_PACKAGE_CONTACT "gpuconform maintainers <gpuconform@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "conformance checks for GPU software installs (CUDA, ROCm/HIP)")
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
+# /etc and /var/lib are absolute destinations: stage them with DESTDIR, never onto this machine.
+set(CPACK_SET_DESTDIR ON)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_RELEASE ${GPUCONFORM_PACKAGE_RELEASE})

@@ -30,6 +30,13 @@ TEST(PrometheusNames, CountsGetNoReservedSuffix) {
     EXPECT_EQ(prometheus_quantity("host.memory", "memory", "bytes").metric, "gpuconform_host_memory_memory_bytes");
 }
 
+TEST(PrometheusNames, NoWordReadsAsAnAbbreviatedUnitOrAReservedSuffix) {
+    EXPECT_EQ(prometheus_quantity("async.overlap.kernel_kernel", "kernel_b_alone_ms", "ms").metric,
+              "gpuconform_async_overlap_kernel_kernel_kernelb_alone_seconds");
+    EXPECT_EQ(prometheus_quantity("runtime.sim.devices", "device_count", "count").metric,
+              "gpuconform_runtime_sim_devices_device");
+}
+
 TEST(PrometheusNames, LongLabelValuesAreCutOnACharacterBoundary) {
     const std::string long_value = std::string(k_max_label_bytes - 4, 'x') + "\xC3\xA9\xC3\xA9\xC3\xA9";
     const std::string out = bounded_label_value(long_value);

@@ -1,5 +1,6 @@
 #include "prometheus_names.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -78,15 +79,26 @@ PrometheusQuantity prometheus_quantity(std::string_view check_id, std::string_vi
             rule = &r;
         }
     }
+    // Words promtool reads as abbreviated units ("kernel_b_alone") join the word before them,
+    // and a trailing count/total (reserved suffixes) is dropped: the metric is a gauge.
+    constexpr std::array<std::string_view, 14> k_unit_lookalikes{"s", "ms", "us", "ns", "sec", "b", "kb",
+                                                                 "mb", "gb", "tb", "pb", "m", "h", "d"};
     std::string quantity;
-    for (const auto& word : split_words(prometheus_name_part(name))) {
+    auto words = split_words(prometheus_name_part(name));
+    if (words.size() > 1 && (words.back() == "count" || words.back() == "total")) {
+        words.pop_back();
+    }
+    for (const auto& word : words) {
         bool is_unit = false;
         for (const auto token : rule ? rule->name_tokens : std::array<std::string_view, 3>{}) {
             is_unit = is_unit || (!token.empty() && word == token);
         }
-        if (!is_unit) {
-            quantity += (quantity.empty() ? "" : "_") + word;
+        const bool lookalike =
+            std::find(k_unit_lookalikes.begin(), k_unit_lookalikes.end(), word) != k_unit_lookalikes.end();
+        if (is_unit) {
+            continue;
         }
+        quantity += (quantity.empty() || lookalike ? "" : "_") + word;
     }
     q.metric = "gpuconform_" + prometheus_name_part(check_id);
     if (!quantity.empty()) {
