@@ -54,6 +54,7 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE ${GPUCONFORM_PACKAGE_RELEASE})
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # dpkg-shlibdeps computes the library dependencies
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
+set(CPACK_STRIP_FILES ON)  # Debian ships stripped binaries (lintian: unstripped-binary-or-object)
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 set(_self "gpuconform (= ${PROJECT_VERSION}-${GPUCONFORM_PACKAGE_RELEASE})")
 
