@@ -13,8 +13,8 @@ gpuconform_needs() {
         "g++:/usr/bin/g++" "cmake:/usr/bin/cmake" "make:/usr/bin/make"
         "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp" "libcli11-dev:/usr/include/CLI/CLI.hpp"
         "libfmt-dev:/usr/include/fmt/format.h" "libyaml-cpp-dev:/usr/include/yaml-cpp/yaml.h"
-        "libgtest-dev:/usr/include/gtest/gtest.h"
     )
+    [ "$mode" = tests ] && table+=("libgtest-dev:/usr/include/gtest/gtest.h")
     for entry in "${table[@]}"; do
         pkg="${entry%%:*}"; probe="${entry#*:}"
         { [ -e "$probe" ] || command -v "$(basename "$probe")" >/dev/null 2>&1; } || missing+=("$pkg")
@@ -24,9 +24,26 @@ gpuconform_needs() {
 
 # Optional extras: installed when apt can, never required (the HIP module; for the tests, pytest,
 # jsonschema and a CPU torch; tests that need a missing one are skipped and say so).
+# The node's GPUs by PCI vendor (display controllers only): 10de NVIDIA, 1002 AMD.
+gpuconform_has_gpu() {
+    local vendor="$1" dev
+    for dev in /sys/bus/pci/devices/*; do
+        [ "$(cat "$dev/vendor" 2>/dev/null)" = "0x$vendor" ] && case "$(cat "$dev/class" 2>/dev/null)" in 0x03*) return 0 ;; esac
+    done
+    return 1
+}
+
+# Optional extras: a GPU toolchain only for the node's own GPUs when running the suite (the tests
+# build every module); GPUCONFORM_WITH_HIP=1 / GPUCONFORM_WITH_CUDA=1 ask for one anyway.
 gpuconform_optional() {
     local mode="$1" out=()
-    [ -e /usr/include/hip/hip_runtime.h ] || [ -e /opt/rocm/include/hip/hip_runtime.h ] || out+=(hipcc libamdhip64-dev)
+    if [ "$mode" = tests ] || [ "${GPUCONFORM_WITH_HIP:-0}" = 1 ] || gpuconform_has_gpu 1002; then
+        [ -e /usr/include/hip/hip_runtime.h ] || [ -e /opt/rocm/include/hip/hip_runtime.h ] || out+=(hipcc libamdhip64-dev)
+    fi
+    if { [ "${GPUCONFORM_WITH_CUDA:-0}" = 1 ] || gpuconform_has_gpu 10de; } &&
+        ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+        out+=(nvidia-cuda-toolkit)  # Debian non-free / Ubuntu multiverse; skipped where apt has none
+    fi
     if [ "$mode" = tests ]; then
         python3 -c 'import pytest' >/dev/null 2>&1 || /usr/bin/python3 -c 'import pytest' >/dev/null 2>&1 || out+=(python3-pytest)
         python3 -c 'import jsonschema' >/dev/null 2>&1 || /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || out+=(python3-jsonschema)
@@ -71,6 +88,9 @@ gpuconform_setup() {
         for p in "${optional[@]}"; do
             apt-cache show "$p" >/dev/null 2>&1 && available+=("$p")
         done
+        for p in "${optional[@]}"; do
+            [[ " ${available[*]} " == *" $p "* ]] || echo "gpuconform: $p is not offered by apt here; building without it" >&2
+        done
         if [ "${#available[@]}" -gt 0 ]; then
             echo "gpuconform: installing optional ${available[*]}" >&2
             gpuconform_apt install -y -qq --no-install-recommends "${available[@]}" >&2 || \
@@ -79,6 +99,12 @@ gpuconform_setup() {
     fi
     local jobs
     jobs="$(nproc 2>/dev/null || echo 2)"
-    cmake -S "$GPUCONFORM_ROOT" -B "$GPUCONFORM_BUILD" -DCMAKE_BUILD_TYPE=Release ${GPUCONFORM_CMAKE_ARGS:-} >&2
-    cmake --build "$GPUCONFORM_BUILD" -j "$jobs" >&2
+    local tests_arg="" target=()
+    if [ "$mode" = suite ]; then
+        target=(--target gpuconform)  # the executable and its modules, not the test suite
+        [ -e /usr/include/gtest/gtest.h ] || tests_arg="-DGPUCONFORM_TESTS=OFF"
+    fi
+    echo "gpuconform: building into $GPUCONFORM_BUILD${target:+ (${target[*]})}" >&2
+    cmake -S "$GPUCONFORM_ROOT" -B "$GPUCONFORM_BUILD" -DCMAKE_BUILD_TYPE=Release $tests_arg ${GPUCONFORM_CMAKE_ARGS:-} >&2
+    cmake --build "$GPUCONFORM_BUILD" -j "$jobs" "${target[@]}" >&2
 }

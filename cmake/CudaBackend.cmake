@@ -38,6 +38,6 @@ if(GPUCONFORM_BUILD_CUDA)
     CUDA_STANDARD 17
     PREFIX "lib"
     LIBRARY_OUTPUT_DIRECTORY ${GPUCONFORM_MODULE_DIR})
-  install(TARGETS gpuconform-cuda LIBRARY DESTINATION ${GPUCONFORM_INSTALL_MODULE_DIR})
+  install(TARGETS gpuconform-cuda LIBRARY DESTINATION ${GPUCONFORM_INSTALL_MODULE_DIR} COMPONENT cuda)
   add_dependencies(gpuconform gpuconform-cuda)  # a stale module of another interface version would not load
 endif()

@@ -57,10 +57,11 @@ TEST_F(HostileViews, JsonRoundTripsTheHostName) {
 
 TEST_F(HostileViews, PrometheusLabelsAreEscaped) {
     const std::string out = render_report_prometheus(doc) + render_matrix_prometheus(m);
-    EXPECT_NE(out.find(R"(host="<script>alert(\"x\")</script>&node,1\n)"), std::string::npos) << out;
+    EXPECT_NE(out.find(R"(gpuconform_info{host="<script>alert(\"x\")</script>&node,1\n)"), std::string::npos) << out;
     EXPECT_NE(out.find("gpuconform_check_status{check=\"async.copy.pinned_returns_early\",device=\"cuda:0\""),
               std::string::npos);
-    EXPECT_NE(out.find("gpuconform_measurement{check=\"async.copy.bandwidth\",device=\"cuda:0\""), std::string::npos);
+    EXPECT_NE(out.find("gpuconform_async_copy_bandwidth_h2d_pinned_bw_268435456_bytes_per_second{device=\"cuda:0\"}"),
+              std::string::npos);
     for (std::size_t pos = 0, next; (next = out.find('\n', pos)) != std::string::npos; pos = next + 1) {
         const std::string line = out.substr(pos, next - pos);
         EXPECT_TRUE(line.rfind("# ", 0) == 0 || line.rfind("gpuconform_", 0) == 0) << line;

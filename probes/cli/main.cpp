@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
     list->add_option("--layer", list_layer, "Only this layer");
     list->add_flag("--json", list_json, "As JSON");
 
-    app.add_subcommand("version", "Print the version");
+    app.add_subcommand("version", "Print the version, the package version and the build");
 
     gpuconform::SelftestRequest selftest;
     auto* self = app.add_subcommand("selftest", "Prove, on the simulated backend, that every device check catches its fault");
@@ -171,7 +171,8 @@ int main(int argc, char** argv) {
         return list_checks(list_layer, list_json);
     }
     if (app.got_subcommand("version")) {
-        fmt::print("gpuconform {}\n", GPUCONFORM_VERSION);
+        fmt::print("gpuconform {}\npackage {}\nbuild {}\n", GPUCONFORM_VERSION, GPUCONFORM_PACKAGE_VERSION,
+                   GPUCONFORM_BUILD_INFO);
         return 0;
     }
     if (app.got_subcommand("selftest")) {

@@ -116,6 +116,16 @@ int run_suite(const RunRequest& req) {
         fmt::print(stderr, "gpuconform: {}\n", output.error);
         return 2;
     }
+    // The --junit path is checked before any check runs too, and written the same atomic way.
+    ReportOutput junit_output;
+    if (!req.junit_path.empty()) {
+        junit_output = ReportOutput::prepare(req.junit_path, run.env.hostname);
+        if (!junit_output.error.empty() || junit_output.to_stdout) {
+            fmt::print(stderr, "gpuconform: --junit: {}\n",
+                       junit_output.to_stdout ? "needs a file path (stdout is the terminal view)" : junit_output.error);
+            return 2;
+        }
+    }
     std::FILE* term = output.to_stdout ? stderr : stdout;
     TerminalView view(term, req.quiet, req.verbose);
     view.header(fmt::format("gpuconform {} on {} ({}, kernel {})", GPUCONFORM_VERSION, run.env.hostname,
@@ -198,10 +208,9 @@ int run_suite(const RunRequest& req) {
         return 2;
     }
     if (!req.junit_path.empty()) {
-        std::ofstream junit(req.junit_path);
-        junit << render_junit(report);
-        if (!junit) {
-            fmt::print(stderr, "gpuconform: cannot write JUnit XML to {}\n", req.junit_path);
+        std::string junit_written;
+        if (!junit_output.write(render_junit(report), &junit_written)) {
+            fmt::print(stderr, "gpuconform: JUnit XML: {}\n", junit_written);
             return 2;
         }
     }

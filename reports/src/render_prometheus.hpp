@@ -9,9 +9,11 @@
 
 namespace gpuconform {
 
-// One run: gpuconform_check_status{check,device,gpu,distro,host,status} 0/1 per status (the
-// state-set pattern, so alerts can match status="fail"), and gpuconform_measurement{check,
-// device,name,unit,gpu,distro,host} per measured value.
+// One run: gpuconform_info{host,distro,kernel,driver,gpu} 1 (host facts in one series),
+// gpuconform_build_info{version}, gpuconform_last_run_{timestamp_seconds,duration_seconds,
+// exit_status}, gpuconform_check_status{check,device,status} 0/1 per status (the state-set
+// pattern, so alerts can match status="fail"), and one metric per measured quantity in base
+// units (see prometheus_names.hpp), labelled only by device.
 std::string render_report_prometheus(const nlohmann::json& report);
 
 // A roll-up: gpuconform_matrix_results{check,<group keys>,status} = how many results, for

@@ -1,0 +1,99 @@
+# Debian packages with CPack's DEB generator, one package per component:
+#   gpuconform        core: executable, sim module, profiles, schema, systemd units, man page, completion
+#   gpuconform-cuda   the CUDA module (cudart linked statically: needs only the driver at run time)
+#   gpuconform-hip    the HIP module (depends on the distro's HIP runtime, computed by dpkg-shlibdeps)
+#   gpuconform-torch  the PyTorch layer (python3-pytest; torch is the node's own)
+# CPack rather than debian/ + dpkg-buildpackage: the CMake install rules are the one list of what
+# is installed where, the build tree and the packages cannot drift apart, and the GPU machine
+# (no apt, no debhelper) can build the same packages with cmake alone.
+# Build with: cmake -DCMAKE_INSTALL_PREFIX=/usr ... && cmake --build . --target package
+set(GPUCONFORM_SYSTEMD_UNIT_DIR "/lib/systemd/system" CACHE STRING
+    "Where the systemd units go (/lib/systemd/system on Debian 12, /usr/lib/systemd/system on Debian 13 and Ubuntu 24.04)")
+set(_pkg ${CMAKE_CURRENT_SOURCE_DIR}/packaging)
+set(_doc ${CMAKE_INSTALL_DATADIR}/doc)
+
+# The operator's files are conffiles: dpkg keeps local edits across upgrades.
+install(FILES ${_pkg}/options ${_pkg}/profile.yaml DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/gpuconform COMPONENT core)
+install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/probes/profiles/default.yaml DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/profiles COMPONENT core)
+install(FILES ${_pkg}/gpuconform.service ${_pkg}/gpuconform.timer DESTINATION ${GPUCONFORM_SYSTEMD_UNIT_DIR} COMPONENT core)
+install(PROGRAMS ${_pkg}/nightly DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gpuconform COMPONENT core)
+install(FILES ${_pkg}/tmpfiles.conf DESTINATION ${CMAKE_INSTALL_PREFIX}/lib/tmpfiles.d RENAME gpuconform.conf COMPONENT core)
+install(FILES ${_pkg}/gpuconform.bash-completion DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME gpuconform COMPONENT core)
+install(DIRECTORY DESTINATION ${CMAKE_INSTALL_FULL_LOCALSTATEDIR}/lib/gpuconform COMPONENT core)
+foreach(_c core cuda hip torch)
+  set(_name gpuconform-${_c})
+  if(_c STREQUAL "core")
+    set(_name gpuconform)
+  endif()
+  install(FILES ${_pkg}/copyright DESTINATION ${_doc}/${_name} COMPONENT ${_c})
+endforeach()
+
+# gpuconform(1) from the executable's --help (cmake/ManPage.cmake), compressed as Debian wants.
+set(_man ${CMAKE_BINARY_DIR}/gpuconform.1)
+add_custom_command(OUTPUT ${_man}.gz
+  COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpuconform> -DOUT=${_man} -DVERSION=${PROJECT_VERSION}
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/ManPage.cmake
+  COMMAND gzip -9nf ${_man}
+  DEPENDS gpuconform ${CMAKE_CURRENT_SOURCE_DIR}/cmake/ManPage.cmake
+  COMMENT "Writing gpuconform(1) from --help" VERBATIM)
+add_custom_target(gpuconform-manpage ALL DEPENDS ${_man}.gz)
+install(FILES ${_man}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT core)
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME gpuconform)
+set(CPACK_PACKAGE_VENDOR "gpuconform")
+set(CPACK_PACKAGE_CONTACT "gpuconform maintainers <gpuconform@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "conformance checks for GPU software installs (CUDA, ROCm/HIP)")
+set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
+# /etc and /var/lib are absolute destinations: stage them with DESTDIR, never onto this machine.
+set(CPACK_SET_DESTDIR ON)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_RELEASE ${GPUCONFORM_PACKAGE_RELEASE})
+set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # dpkg-shlibdeps computes the library dependencies
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
+set(CPACK_STRIP_FILES ON)  # Debian ships stripped binaries (lintian: unstripped-binary-or-object)
+set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
+set(_self "gpuconform (= ${PROJECT_VERSION}-${GPUCONFORM_PACKAGE_RELEASE})")
+
+set(CPACK_DEBIAN_CORE_PACKAGE_NAME gpuconform)
+set(CPACK_DEBIAN_CORE_PACKAGE_CONTROL_EXTRA ${_pkg}/conffiles)
+set(CPACK_DEBIAN_CORE_DESCRIPTION "conformance checks for GPU software installs (CUDA, ROCm/HIP)
+ gpuconform asks a GPU node, check by check, whether its install behaves as
+ the vendors document, and writes one JSON report per run. This package holds
+ the executable, the simulated backend, the profiles, the report schema and a
+ nightly systemd timer (disabled until enabled). Install gpuconform-cuda or
+ gpuconform-hip for the GPU checks and gpuconform-torch for the PyTorch layer.")
+set(CPACK_COMPONENT_CORE_DESCRIPTION "${CPACK_DEBIAN_CORE_DESCRIPTION}")
+
+set(CPACK_DEBIAN_CUDA_PACKAGE_NAME gpuconform-cuda)
+set(CPACK_DEBIAN_CUDA_PACKAGE_DEPENDS "${_self}")
+set(CPACK_COMPONENT_CUDA_DESCRIPTION "CUDA backend module for gpuconform
+ The CUDA checks of gpuconform. The CUDA runtime is linked in statically, so
+ the module needs only the NVIDIA driver (libcuda.so.1) at run time, whichever
+ way the driver was installed.")
+
+set(CPACK_DEBIAN_HIP_PACKAGE_NAME gpuconform-hip)
+set(CPACK_DEBIAN_HIP_PACKAGE_DEPENDS "${_self}")
+set(CPACK_COMPONENT_HIP_DESCRIPTION "HIP backend module for gpuconform
+ The ROCm/HIP checks of gpuconform, built against the distribution's HIP
+ runtime.")
+
+set(CPACK_DEBIAN_TORCH_PACKAGE_NAME gpuconform-torch)
+set(CPACK_DEBIAN_TORCH_PACKAGE_ARCHITECTURE all)
+set(CPACK_DEBIAN_TORCH_PACKAGE_DEPENDS "${_self}, python3, python3-pytest")
+set(CPACK_DEBIAN_TORCH_PACKAGE_SUGGESTS "python3-torch")
+set(CPACK_COMPONENT_TORCH_DESCRIPTION "PyTorch layer of gpuconform
+ The framework layer of gpuconform: pytest checks of the node's own PyTorch
+ install (torch is not a dependency: the node's own torch is what is checked).")
+
+set(CPACK_COMPONENTS_ALL core torch)
+if(TARGET gpuconform-cuda)
+  list(APPEND CPACK_COMPONENTS_ALL cuda)
+endif()
+if(TARGET gpuconform-hip)
+  list(APPEND CPACK_COMPONENTS_ALL hip)
+endif()
+include(CPack)
