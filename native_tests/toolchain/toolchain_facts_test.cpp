@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "toolchain/amd_code_objects.hpp"
 #include "toolchain/cuda_runtimes.hpp"
 #include "toolchain/next_boot.hpp"
 #include "toolchain/toolchain_facts.hpp"
@@ -127,6 +128,42 @@ INSTANTIATE_TEST_SUITE_P(
         BootCase{"an old kernel lacks it", {{"6.1.0-9-amd64", true, false, false}, {"6.1.0-28-amd64", true, true, false}}, 8, Status::Warn},
         BootCase{"no GPU on the bus", {{"6.12.48+deb13-amd64", true, false, false}}, 0, Status::Info},
         BootCase{"no kernel image (container)", {}, 8, Status::Skip}));
+
+}  // namespace
+}  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+TEST(AmdCodeObjects, KfdTargetVersionsNameTheGfxTarget) {
+    EXPECT_EQ(gfx_name_from_target_version(90402), "gfx942");
+    EXPECT_EQ(gfx_name_from_target_version(90010), "gfx90a");
+    EXPECT_EQ(gfx_name_from_target_version(110000), "gfx1100");
+    EXPECT_EQ(gfx_name_from_target_version(100300), "gfx1030");
+    EXPECT_EQ(gfx_name_from_target_version(0), "");
+    const auto gpus = scan_kfd_targets(std::string(GPUCONFORM_TEST_DATA_DIR) + "/host/roots/mi300-kfd");
+    ASSERT_EQ(gpus.size(), 1u);  // node 0 is the CPU
+    EXPECT_EQ(gpus[0], "gfx942");
+}
+
+TEST(AmdCodeObjects, AnMi300OnARocblasWithoutGfx942Fails) {
+    const auto names = [] {
+        std::vector<std::string> out;
+        std::istringstream in(data("rocblas-library-files.txt"));
+        for (std::string l; std::getline(in, l);) {
+            out.push_back(l);
+        }
+        return out;
+    }();
+    const auto targets = targets_in_file_names(names);
+    EXPECT_EQ(targets.count("gfx942"), 0u);
+    EXPECT_EQ(targets.count("gfx90a"), 1u);
+    const std::vector<RocmLibrary> libs{{"/usr/lib/x86_64-linux-gnu/rocblas/library", targets}};
+    EXPECT_EQ(judge_amd_code_objects({"gfx942"}, libs).status, Status::Fail);
+    EXPECT_EQ(judge_amd_code_objects({"gfx90a"}, libs).status, Status::Pass);
+    EXPECT_EQ(judge_amd_code_objects({}, libs).status, Status::Skip);
+    EXPECT_EQ(judge_amd_code_objects({"gfx942"}, {}).status, Status::Skip);
+}
 
 }  // namespace
 }  // namespace gpuconform
