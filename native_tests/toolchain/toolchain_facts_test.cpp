@@ -53,7 +53,13 @@ TEST_P(CompileDiagnosisTest, NamesTheCause) {
 }
 
 INSTANTIATE_TEST_SUITE_P(CapturedOutputs, CompileDiagnosisTest,
-                         ::testing::Values(DiagnosisCase{"nvcc13-ccbin-missing.txt", CompileCause::MissingHostCompiler}));
+                         ::testing::Values(DiagnosisCase{"nvcc13-ccbin-missing.txt", CompileCause::MissingHostCompiler},
+                                           DiagnosisCase{"nvcc11.8-debian12-ccbin-gxx12.txt",
+                                                         CompileCause::UnsupportedHostCompiler}));
+
+TEST(ToolchainFacts, DebianTwelvesToolkitAcceptsGccUpToEleven) {
+    EXPECT_EQ(parse_host_config(data("host_config-cuda11.8-debian12-excerpt.h")).gcc_max, 11);
+}
 
 TEST(CudaRuntimes, DriverCapabilityFollowsNvidiasTable) {
     EXPECT_EQ(cuda_capability_of_driver("580.95.05"), 13000);
