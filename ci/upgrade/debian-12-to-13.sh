@@ -93,6 +93,7 @@ run_suite() {  # $1 = before|after
 
 step_upgrade() {
     mount_root
+    in_root dpkg --configure -a  # an earlier step that was stopped half-way
     sources trixie
     in_root apt-get update -qq
     local t0=$SECONDS
