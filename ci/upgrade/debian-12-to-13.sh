@@ -59,6 +59,7 @@ step_root() {
     # No service may start inside the root.
     printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
     chmod +x "$root/usr/sbin/policy-rc.d"
+    in_root dpkg --configure -a  # a run stopped half-way through the install
     in_root apt-get update -qq
     # With recommends, as a user would install it: without them nvcc has no gcc at all.
     in_root apt-get install -y -qq nvidia-cuda-toolkit python3-torch >"$out/install-12.log" 2>&1
