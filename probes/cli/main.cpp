@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <csignal>
 #include <sstream>
 
 #include "core/check.hpp"
@@ -107,6 +108,8 @@ int list_checks(const std::string& layer, bool as_json) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A closed pipe (`gpuconform ... | head -1`) must be a write error we report, not a silent death.
+    signal(SIGPIPE, SIG_IGN);
     CLI::App app{"gpuconform: conformance checks for GPU software installs (CUDA, ROCm/HIP)"};
     app.require_subcommand(1);
     app.set_version_flag("--version", GPUCONFORM_VERSION);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/check.hpp"
+#include "core/safe_write.hpp"
 #include "framework/framework_layer.hpp"
 #include "junit.hpp"
 #include "runner/device_phase.hpp"
@@ -34,6 +35,8 @@ void install_signal_handlers() {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGHUP, &sa, nullptr);  // a dropped ssh session ends the run like SIGTERM: with its report
+    signal(SIGPIPE, SIG_IGN);         // `run | head -1`: a closed pipe is a write error, not a death
 }
 
 bool layer_selected(const RunRequest& req, const std::string& layer) {
@@ -112,8 +115,14 @@ int run_suite(const RunRequest& req) {
     run.env = collect_environment("/");
     ReportOutput output = ReportOutput::prepare(req.json_path, run.env.hostname);
     if (!output.error.empty()) {
-        fmt::print(stderr, "gpuconform: {}\n", output.error);
+        fmt::print(stderr, "gpuconform: {}\nno checks were run.\n", output.error);
         return 2;
+    }
+    if (!req.junit_path.empty()) {
+        if (const std::string problem = output_target_problem(req.junit_path); !problem.empty()) {
+            fmt::print(stderr, "gpuconform: --junit: {}\nno checks were run.\n", problem);
+            return 2;
+        }
     }
     std::FILE* term = output.to_stdout ? stderr : stdout;
     TerminalView view(term, req.quiet);
@@ -170,6 +179,7 @@ int run_suite(const RunRequest& req) {
             fw.only_glob += (fw.only_glob.empty() ? "" : ",") + glob;  // the plugin takes a comma-separated list
         }
         fw.quick = req.quick;
+        fw.stop = &g_interrupted;
         // fw.work_dir stays empty: the framework layer makes a private folder and removes it.
         auto outcome = run_framework_layer(fw, run.results);
         run.torch = outcome.torch;
@@ -191,10 +201,9 @@ int run_suite(const RunRequest& req) {
         return 2;
     }
     if (!req.junit_path.empty()) {
-        std::ofstream junit(req.junit_path);
-        junit << render_junit(report);
-        if (!junit) {
-            fmt::print(stderr, "gpuconform: cannot write JUnit XML to {}\n", req.junit_path);
+        std::string error;
+        if (!write_file_atomic(req.junit_path, render_junit(report), error)) {
+            fmt::print(stderr, "gpuconform: JUnit XML: {} (the JSON report was written)\n", error);
             return 2;
         }
     }
