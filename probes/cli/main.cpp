@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "core/check.hpp"
@@ -37,13 +39,28 @@ std::string validate(const RunRequest& req) {
             return fmt::format("unknown layer '{}' (layers: host, runtime, async, framework)", l);
         }
     }
+    const auto chosen = [&](const std::string& layer) {
+        return req.layers.empty() || std::find(req.layers.begin(), req.layers.end(), layer) != req.layers.end();
+    };
     for (const auto& glob : req.only) {
-        bool hit = glob.rfind("framework.", 0) == 0;  // framework ids live in the pytest layer
+        // framework ids live in the pytest layer; the rest must match a check of a chosen layer
+        bool hit = chosen("framework") && (glob.rfind("framework.", 0) == 0 || glob == "*");
         for (const auto& c : gpuconform::all_checks()) {
-            hit = hit || gpuconform::matches_any(c.id, {glob});
+            hit = hit || (chosen(c.layer) && gpuconform::matches_any(c.id, {glob}));
         }
         if (!hit) {
-            return fmt::format("--only '{}' matches no check (see `gpuconform list`)", glob);
+            return fmt::format("--only '{}' matches no check in the chosen layers (see `gpuconform list`)", glob);
+        }
+    }
+    for (const int d : req.devices) {
+        if (d < 0) {
+            return fmt::format("--device {} is not a device index (0, 1, ...)", d);
+        }
+    }
+    if (const char* dir = std::getenv("GPUCONFORM_MODULE_DIR"); dir != nullptr && *dir != 0) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec)) {
+            return fmt::format("GPUCONFORM_MODULE_DIR={} is not a folder, so no backend module could load", dir);
         }
     }
     for (const auto& b : req.backends) {
@@ -79,7 +96,7 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
     run->add_option("--sim-devices", req.sim_devices, "Number of simulated devices")->check(CLI::Range(1, 64));
     run->add_option("--python", req.python, "Python for the framework layer (default $GPUCONFORM_PYTHON, else python3)");
     run->add_option("--check-timeout", req.check_timeout_s, "Seconds each device check may take (default: the check's own limit)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(0.001, 86400.0));
     run->add_flag("--strict", req.strict, "Treat warn as failure in the exit status");
     run->add_flag("--quiet", req.quiet, "Print only what needs attention and the summary");
     run->add_flag("--quick", req.quick, "Fewer sizes and repetitions (for every-node nightly runs)");
