@@ -14,7 +14,7 @@ expect_rc() {  # want, got, what
     if [ "$2" -eq "$1" ]; then ok "$3 (exit $2)"; else bad "$3: exit $2, wanted $1"; fi
 }
 complete_report() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]=="gpuconform-report"' "$1" 2>/dev/null; }
-quick=(run --backend sim --layer host --quiet)
+quick=("$gc" run --backend sim --layer host --quiet)
 
 # --- files we write are ours alone
 echo secret > victim; ln -s victim link.json
@@ -24,7 +24,7 @@ grep -q "symbolic link" err && [ "$(cat victim)" = secret ] && ok "  ...with the
 grep -q "no checks were run" err && ok "  ...before any check runs" || bad "  ...checks ran first"
 mkfifo fifo.json
 timeout 10 "${quick[@]}" --json fifo.json 2>err; expect_rc 2 $? "--json at a FIFO is refused, not blocked on"
-timeout 10 "${quick[@]}" --json ok.json --junit /dev/null 2>err; expect_rc 2 $? "--junit at a device node is refused"
+timeout 10 "${quick[@]}" --json ok.json --junit /dev/null >/dev/null 2>err; expect_rc 2 $? "--junit at a device node is refused"
 "${quick[@]}" --json "$(printf 'x%.0s' {1..300}).json" 2>err; expect_rc 2 $? "a file name too long is refused"
 "${quick[@]}" --json - > /dev/full 2>err; rc=$?
 [ $rc -ne 0 ] && ok "--json - > /dev/full fails (exit $rc)" || bad "--json - > /dev/full exited 0"
@@ -40,14 +40,14 @@ sleep 1.5; kill -HUP $pid; wait $pid; rc=$?
 [ $rc -eq 130 ] && complete_report hup.json && ok "SIGHUP ends the run with its report (exit 130)" || bad "SIGHUP: exit $rc"
 
 # --- settings that select nothing are bad usage
-"${quick[@]}" --device -1 --json d.json 2>/dev/null; expect_rc 2 $? "--device -1"
-"${quick[@]}" --only 'async.*' --json d.json 2>/dev/null; expect_rc 2 $? "--only matching nothing in the chosen layers"
-GPUCONFORM_MODULE_DIR=/nonexistent "${quick[@]}" --json d.json 2>/dev/null; expect_rc 2 $? "GPUCONFORM_MODULE_DIR that does not exist"
+"${quick[@]}" --device -1 --json d.json >/dev/null 2>&1; expect_rc 2 $? "--device -1"
+"${quick[@]}" --only 'async.*' --json d.json >/dev/null 2>&1; expect_rc 2 $? "--only matching nothing in the chosen layers"
+GPUCONFORM_MODULE_DIR=/nonexistent "${quick[@]}" --json d.json >/dev/null 2>&1; expect_rc 2 $? "GPUCONFORM_MODULE_DIR that does not exist"
 "$gc" selftest --only-fault bogus >/dev/null 2>&1; expect_rc 2 $? "selftest --only-fault bogus"
-"${quick[@]}" --check-timeout 1e16 --json d.json 2>/dev/null; expect_rc 2 $? "--check-timeout 1e16"
+"${quick[@]}" --check-timeout 1e16 --json d.json >/dev/null 2>&1; expect_rc 2 $? "--check-timeout 1e16"
 
 # --- hostile report files
-"${quick[@]}" --json good.json 2>/dev/null
+"${quick[@]}" --json good.json >/dev/null 2>&1
 mkdir fleet; cp good.json fleet/
 python3 - <<'PY'
 import json
