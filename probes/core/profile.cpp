@@ -115,65 +115,64 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
 }  // namespace
 
 Profile Profile::parse(const std::string& text, const std::string& source, const std::set<std::string>& known) {
+    const auto read = [&]() -> Profile {
+        YAML::Node root;
+        try {
+            root = YAML::Load(text);
+        } catch (const YAML::ParserException& e) {
+            throw ProfileError(fmt::format("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg));
+        }
+        Profile p;
+        p.m_sources.push_back(source);
+        Layer& layer = p.m_layers.emplace_back();
+        layer.source = source;
+        if (root.IsNull()) {
+            return p;
+        }
+        if (!root.IsMap()) {
+            throw ProfileError(fmt::format("{}: expected a mapping at the top level", where(source, root)));
+        }
+        std::set<std::string> sections;
+        for (const auto& section : root) {
+            const auto name = section.first.as<std::string>();
+            if (!sections.insert(name).second) {
+                throw ProfileError(fmt::format("{}: {}: given twice", where(source, section.first), name));
+            }
+            if (name == "schema_version") {
+                if (!section.second.IsScalar() || section.second.as<std::string>() != "1") {
+                    throw ProfileError(fmt::format("{}: schema_version: unsupported version '{}' (this build reads 1)",
+                                                   where(source, section.second),
+                                                   section.second.IsScalar() ? section.second.Scalar() : "not a number"));
+                }
+            } else if (name == "defaults") {
+                parse_table(section.second, source, name, known, layer.defaults);
+            } else if (name == "vendors" || name == "archs") {
+                auto& target = name == "vendors" ? layer.vendors : layer.archs;
+                if (!section.second.IsMap()) {
+                    throw ProfileError(fmt::format("{}: {}: expected a mapping", where(source, section.second), name));
+                }
+                for (const auto& group : section.second) {
+                    const auto key = group.first.as<std::string>();
+                    if (const std::string problem = group_name_problem(name, key); !problem.empty()) {
+                        throw ProfileError(fmt::format("{}: {}.{}: {}", where(source, group.first), name, key, problem));
+                    }
+                    if (target.count(key) != 0) {
+                        throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, group.first), name, key));
+                    }
+                    parse_table(group.second, source, name + "." + key, known, target[key]);
+                }
+            } else {
+                throw ProfileError(fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs)",
+                                               where(source, section.first), name));
+            }
+        }
+        return p;
+    };
     try {
-        return parse_checked(text, source, known);
+        return read();
     } catch (const YAML::Exception& e) {  // a key or value of a shape no branch above expected
         throw ProfileError(fmt::format("{}:{}: {}", source, e.mark.line + 1, e.msg));
     }
-}
-
-Profile Profile::parse_checked(const std::string& text, const std::string& source, const std::set<std::string>& known) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::ParserException& e) {
-        throw ProfileError(fmt::format("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg));
-    }
-    Profile p;
-    p.m_sources.push_back(source);
-    Layer& layer = p.m_layers.emplace_back();
-    layer.source = source;
-    if (root.IsNull()) {
-        return p;
-    }
-    if (!root.IsMap()) {
-        throw ProfileError(fmt::format("{}: expected a mapping at the top level", where(source, root)));
-    }
-    std::set<std::string> sections;
-    for (const auto& section : root) {
-        const auto name = section.first.as<std::string>();
-        if (!sections.insert(name).second) {
-            throw ProfileError(fmt::format("{}: {}: given twice", where(source, section.first), name));
-        }
-        if (name == "schema_version") {
-            if (!section.second.IsScalar() || section.second.as<std::string>() != "1") {
-                throw ProfileError(fmt::format("{}: schema_version: unsupported version '{}' (this build reads 1)",
-                                               where(source, section.second),
-                                               section.second.IsScalar() ? section.second.Scalar() : "not a number"));
-            }
-        } else if (name == "defaults") {
-            parse_table(section.second, source, name, known, layer.defaults);
-        } else if (name == "vendors" || name == "archs") {
-            auto& target = name == "vendors" ? layer.vendors : layer.archs;
-            if (!section.second.IsMap()) {
-                throw ProfileError(fmt::format("{}: {}: expected a mapping", where(source, section.second), name));
-            }
-            for (const auto& group : section.second) {
-                const auto key = group.first.as<std::string>();
-                if (const std::string problem = group_name_problem(name, key); !problem.empty()) {
-                    throw ProfileError(fmt::format("{}: {}.{}: {}", where(source, group.first), name, key, problem));
-                }
-                if (target.count(key) != 0) {
-                    throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, group.first), name, key));
-                }
-                parse_table(group.second, source, name + "." + key, known, target[key]);
-            }
-        } else {
-            throw ProfileError(fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs)",
-                                           where(source, section.first), name));
-        }
-    }
-    return p;
 }
 
 Profile Profile::load_file(const std::string& path, const std::set<std::string>& known) {

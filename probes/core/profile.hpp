@@ -42,8 +42,6 @@ public:
     const std::vector<std::string>& sources() const { return m_sources; }
 
 private:
-    static Profile parse_checked(const std::string& text, const std::string& source,
-                                 const std::set<std::string>& known_checks);
     using Table = std::map<std::string, std::map<std::string, double>>;  // check -> key -> value
     struct Layer {
         std::string source;
