@@ -315,7 +315,9 @@ std::optional<ScannedReport> scan_report(std::string_view text, bool want_measur
         return std::nullopt;
     }
     thread_local std::string reduced;
-    const bool complete = prefilter_report(text, want_measurements, reduced);
+    // Measurements are always scanned, so that every command accepts and rejects the same files;
+    // they are kept only when wanted.
+    const bool complete = prefilter_report(text, true, reduced);
     if (reduced.empty()) {
         error = "empty: no JSON text";
         return std::nullopt;
