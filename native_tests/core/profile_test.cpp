@@ -55,7 +55,17 @@ INSTANTIATE_TEST_SUITE_P(
                       BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 70%\n", "plain number"},
                       BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 12 GB/s\n", "unit"},
                       BadProfile{"schema_version: 2\n", "schema_version"},
-                      BadProfile{"thresholds: {}\n", "unknown section"}));
+                      BadProfile{"thresholds: {}\n", "unknown section"},
+                      // issue 19: values and names that used to be taken silently or crashed
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .nan\n", ".nan"},
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .inf\n", ".inf"},
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 1e300\n", "1e300"},
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    a: 1\n    a: 2\n", "given twice"},
+                      BadProfile{"defaults: {}\ndefaults: {}\n", "given twice"},
+                      BadProfile{"vendors:\n  nvidai: {}\n", "did you mean 'nvidia'"},
+                      BadProfile{"archs:\n  sm90: {}\n", "unknown arch"},
+                      BadProfile{"schema_version: [1]\n", "schema_version"},
+                      BadProfile{"? [a, b]\n: 1\n", "fleet.yaml"}));
 
 TEST(Profile, ErrorLineNumbersPointAtTheBadValue) {
     try {

@@ -37,6 +37,7 @@ std::string as_nobody(const std::string& args) {
 TEST(Faults, WithNoBackendModuleTheRuntimesAreReportedAndDeviceChecksSaySkippedWhy) {
     const auto dir = temp_dir("nomodule");
     const auto path = dir / "r.json";
+    fs::create_directories(dir / "empty");  // a folder that does not exist at all is bad usage (exit 2)
     const auto out = run_cli("run --layer host,runtime,async --json " + path.string(),
                              "GPUCONFORM_MODULE_DIR=" + (dir / "empty").string());
     const auto report = read_json(path);

@@ -37,5 +37,30 @@ TEST(TextEscape, MarkdownCellsCannotBreakTheTable) {
     EXPECT_EQ(markdown_cell("a|b\n<i>"), "a\\|b &lt;i&gt;");
 }
 
+TEST(TextEscape, CsvCellsAreNeverRunAsFormulas) {
+    EXPECT_EQ(csv_field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+    for (const char* lead : {"+1", "-1", "@SUM(A1)", "\tx", "\rx"}) {
+        EXPECT_EQ(csv_field(lead).find('\''), csv_field(lead)[0] == '"' ? 1u : 0u) << lead;
+    }
+    EXPECT_EQ(csv_field("1+1"), "1+1");  // only a leading sign is a formula
+}
+
+TEST(TextEscape, BidiOverridesAndC1ControlsAreShownNotObeyed) {
+    // U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+009B (C1 CSI)
+    EXPECT_EQ(terminal_safe("a\u202Eb\u2066c\u009Bd"), "a\\u202eb\\u2066c\\u009bd");
+    EXPECT_EQ(markdown_cell("x\u202Ey\x1b[2J"), "x\\u202ey\\x1b[2J");
+    EXPECT_EQ(terminal_safe("caf\u00e9 \u2192"), "caf\u00e9 \u2192");  // ordinary UTF-8 passes
+}
+
+TEST(TextEscape, EveryViewBoundsTheLengthOfAString) {
+    const std::string huge(10u << 20, 'h');
+    for (const std::string& out : {terminal_safe(huge), markdown_cell(huge), csv_field(huge)}) {
+        EXPECT_LT(out.size(), k_max_view_bytes + 64);
+        EXPECT_NE(out.find("bytes more"), std::string::npos);
+    }
+    const std::string accents(5000, 'x');
+    EXPECT_EQ(bounded(accents + "\u00e9", 5001), accents + "… (2 bytes more)");  // not split mid-character
+}
+
 }  // namespace
 }  // namespace gpuconform

@@ -3,6 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "core/check.hpp"
@@ -36,13 +39,28 @@ std::string validate(const RunRequest& req) {
             return fmt::format("unknown layer '{}' (layers: host, runtime, async, framework)", l);
         }
     }
+    const auto chosen = [&](const std::string& layer) {
+        return req.layers.empty() || std::find(req.layers.begin(), req.layers.end(), layer) != req.layers.end();
+    };
     for (const auto& glob : req.only) {
-        bool hit = glob.rfind("framework.", 0) == 0;  // framework ids live in the pytest layer
+        // framework ids live in the pytest layer; the rest must match a check of a chosen layer
+        bool hit = chosen("framework") && (glob.rfind("framework.", 0) == 0 || glob == "*");
         for (const auto& c : gpuconform::all_checks()) {
-            hit = hit || gpuconform::matches_any(c.id, {glob});
+            hit = hit || (chosen(c.layer) && gpuconform::matches_any(c.id, {glob}));
         }
         if (!hit) {
-            return fmt::format("--only '{}' matches no check (see `gpuconform list`)", glob);
+            return fmt::format("--only '{}' matches no check in the chosen layers (see `gpuconform list`)", glob);
+        }
+    }
+    for (const int d : req.devices) {
+        if (d < 0) {
+            return fmt::format("--device {} is not a device index (0, 1, ...)", d);
+        }
+    }
+    if (const char* dir = std::getenv("GPUCONFORM_MODULE_DIR"); dir != nullptr && *dir != 0) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec)) {
+            return fmt::format("GPUCONFORM_MODULE_DIR={} is not a folder, so no backend module could load", dir);
         }
     }
     for (const auto& b : req.backends) {
@@ -81,7 +99,7 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
     run->add_option("--sim-devices", req.sim_devices, "Number of simulated devices")->check(CLI::Range(1, 64));
     run->add_option("--python", req.python, "Python for the framework layer (default $GPUCONFORM_PYTHON, else python3)");
     run->add_option("--check-timeout", req.check_timeout_s, "Seconds each device check may take (default: the check's own limit)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(0.001, 86400.0));
     run->add_option("--when-busy", when_busy,
                     "When another process uses a GPU, timing checks: wait (up to --busy-wait, then error naming it), "
                     "skip, or measure (anyway, and say so)")
@@ -122,6 +140,8 @@ int list_checks(const std::string& layer, bool as_json) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A closed pipe (`gpuconform ... | head -1`) must be a write error we report, not a silent death.
+    signal(SIGPIPE, SIG_IGN);
     CLI::App app{"gpuconform: conformance checks for GPU software installs (CUDA, ROCm/HIP)"};
     app.require_subcommand(1);
     app.set_version_flag("--version", GPUCONFORM_VERSION);

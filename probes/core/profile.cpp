@@ -1,7 +1,10 @@
 #include "core/profile.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -17,6 +20,50 @@ std::string where(const std::string& source, const YAML::Node& node) {
     return mark.line >= 0 ? fmt::format("{}:{}", source, mark.line + 1) : source;
 }
 
+constexpr double k_max_profile_value = 1e12;
+
+// The edit distance between two short names, for "did you mean".
+std::size_t distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) {
+        row[j] = j;
+    }
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// A vendor must be one we know; an arch must look like one (sm_90, gfx90a), so a typo is an
+// error rather than a section that silently never applies.
+std::string group_name_problem(const std::string& section, const std::string& name) {
+    if (section == "vendors") {
+        static const std::vector<std::string> k_vendors{"amd", "nvidia", "sim"};
+        if (std::find(k_vendors.begin(), k_vendors.end(), name) != k_vendors.end()) {
+            return "";
+        }
+        std::string nearest = k_vendors.front();
+        for (const auto& v : k_vendors) {
+            nearest = distance(name, v) < distance(name, nearest) ? v : nearest;
+        }
+        return fmt::format("unknown vendor (amd, nvidia, sim; did you mean '{}'?)", nearest);
+    }
+    const auto digits_after = [&](std::size_t from, const char* allowed) {
+        return name.size() > from && name.find_first_not_of(allowed, from) == std::string::npos;
+    };
+    if ((name.rfind("sm_", 0) == 0 && digits_after(3, "0123456789af")) ||
+        (name.rfind("gfx", 0) == 0 && digits_after(3, "0123456789abcdef")) || name == "sim") {
+        return "";
+    }
+    return "unknown arch (an NVIDIA sm_NN, an AMD gfxNNN, or sim)";
+}
+
 void parse_table(const YAML::Node& node, const std::string& source, const std::string& path,
                  const std::set<std::string>& known, std::map<std::string, std::map<std::string, double>>& out) {
     if (node.IsNull()) {
@@ -25,8 +72,12 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
     if (!node.IsMap()) {
         throw ProfileError(fmt::format("{}: {}: expected a mapping of check ids", where(source, node), path));
     }
+    std::set<std::string> seen;
     for (const auto& check : node) {
         const auto id = check.first.as<std::string>();
+        if (!seen.insert(id).second) {
+            throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, check.first), path, id));
+        }
         if (!known.empty() && known.count(id) == 0) {
             throw ProfileError(fmt::format("{}: {}.{}: unknown check id (see `gpuconform list`)",
                                            where(source, check.first), path, id));
@@ -48,9 +99,13 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
                 throw ProfileError(fmt::format("{}: {}: expected a plain number (the unit is in the key's name)",
                                                where(source, kv.second), field));
             }
-            if (value < 0) {
-                throw ProfileError(fmt::format("{}: {}: negative value {} (thresholds are ≥ 0)",
-                                               where(source, kv.second), field, value));
+            if (!std::isfinite(value) || value < 0 || value > k_max_profile_value) {
+                throw ProfileError(fmt::format("{}: {}: {} is not a threshold (a finite number from 0 to {:g})",
+                                               where(source, kv.second), field, kv.second.Scalar(),
+                                               k_max_profile_value));
+            }
+            if (out[id].count(key) != 0) {
+                throw ProfileError(fmt::format("{}: {}: given twice", where(source, kv.first), field));
             }
             out[id][key] = value;
         }
@@ -60,46 +115,64 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
 }  // namespace
 
 Profile Profile::parse(const std::string& text, const std::string& source, const std::set<std::string>& known) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::ParserException& e) {
-        throw ProfileError(fmt::format("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg));
-    }
-    Profile p;
-    p.m_sources.push_back(source);
-    Layer& layer = p.m_layers.emplace_back();
-    layer.source = source;
-    if (root.IsNull()) {
-        return p;
-    }
-    if (!root.IsMap()) {
-        throw ProfileError(fmt::format("{}: expected a mapping at the top level", where(source, root)));
-    }
-    for (const auto& section : root) {
-        const auto name = section.first.as<std::string>();
-        if (name == "schema_version") {
-            if (section.second.as<std::string>() != "1") {
-                throw ProfileError(fmt::format("{}: schema_version: unsupported version '{}' (this build reads 1)",
-                                               where(source, section.second), section.second.as<std::string>()));
-            }
-        } else if (name == "defaults") {
-            parse_table(section.second, source, name, known, layer.defaults);
-        } else if (name == "vendors" || name == "archs") {
-            auto& target = name == "vendors" ? layer.vendors : layer.archs;
-            if (!section.second.IsMap()) {
-                throw ProfileError(fmt::format("{}: {}: expected a mapping", where(source, section.second), name));
-            }
-            for (const auto& group : section.second) {
-                const auto key = group.first.as<std::string>();
-                parse_table(group.second, source, name + "." + key, known, target[key]);
-            }
-        } else {
-            throw ProfileError(fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs)",
-                                           where(source, section.first), name));
+    const auto read = [&]() -> Profile {
+        YAML::Node root;
+        try {
+            root = YAML::Load(text);
+        } catch (const YAML::ParserException& e) {
+            throw ProfileError(fmt::format("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg));
         }
+        Profile p;
+        p.m_sources.push_back(source);
+        Layer& layer = p.m_layers.emplace_back();
+        layer.source = source;
+        if (root.IsNull()) {
+            return p;
+        }
+        if (!root.IsMap()) {
+            throw ProfileError(fmt::format("{}: expected a mapping at the top level", where(source, root)));
+        }
+        std::set<std::string> sections;
+        for (const auto& section : root) {
+            const auto name = section.first.as<std::string>();
+            if (!sections.insert(name).second) {
+                throw ProfileError(fmt::format("{}: {}: given twice", where(source, section.first), name));
+            }
+            if (name == "schema_version") {
+                if (!section.second.IsScalar() || section.second.as<std::string>() != "1") {
+                    throw ProfileError(fmt::format("{}: schema_version: unsupported version '{}' (this build reads 1)",
+                                                   where(source, section.second),
+                                                   section.second.IsScalar() ? section.second.Scalar() : "not a number"));
+                }
+            } else if (name == "defaults") {
+                parse_table(section.second, source, name, known, layer.defaults);
+            } else if (name == "vendors" || name == "archs") {
+                auto& target = name == "vendors" ? layer.vendors : layer.archs;
+                if (!section.second.IsMap()) {
+                    throw ProfileError(fmt::format("{}: {}: expected a mapping", where(source, section.second), name));
+                }
+                for (const auto& group : section.second) {
+                    const auto key = group.first.as<std::string>();
+                    if (const std::string problem = group_name_problem(name, key); !problem.empty()) {
+                        throw ProfileError(fmt::format("{}: {}.{}: {}", where(source, group.first), name, key, problem));
+                    }
+                    if (target.count(key) != 0) {
+                        throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, group.first), name, key));
+                    }
+                    parse_table(group.second, source, name + "." + key, known, target[key]);
+                }
+            } else {
+                throw ProfileError(fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs)",
+                                               where(source, section.first), name));
+            }
+        }
+        return p;
+    };
+    try {
+        return read();
+    } catch (const YAML::Exception& e) {  // a key or value of a shape no branch above expected
+        throw ProfileError(fmt::format("{}:{}: {}", source, e.mark.line + 1, e.msg));
     }
-    return p;
 }
 
 Profile Profile::load_file(const std::string& path, const std::set<std::string>& known) {

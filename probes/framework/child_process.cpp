@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include <fcntl.h>
@@ -64,7 +65,7 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
 }  // namespace
 
 ChildOutcome run_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-                       const std::string& log_path, double timeout_s) {
+                       const std::string& log_path, double timeout_s, const std::atomic<bool>* stop) {
     ChildOutcome out;
     const auto start = std::chrono::steady_clock::now();
     const int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -100,7 +101,18 @@ ChildOutcome run_child(const std::vector<std::string>& argv, const std::map<std:
     }
     const auto deadline = start + std::chrono::duration<double>(timeout_s);
     int status = 0;
+    std::optional<std::chrono::steady_clock::time_point> kill_at;
     while (waitpid(pid, &status, WNOHANG) == 0) {
+        if (stop != nullptr && *stop && !kill_at) {
+            out.stopped = true;
+            kill(-pid, SIGTERM);
+            kill_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int>(k_stop_grace_s * 1000));
+        }
+        if (kill_at && std::chrono::steady_clock::now() >= *kill_at) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            break;
+        }
         if (std::chrono::steady_clock::now() >= deadline) {
             out.timed_out = true;
             kill(-pid, SIGKILL);

@@ -174,10 +174,15 @@ FrameworkOutcome run_framework_layer(const FrameworkOptions& options, const std:
     std::ofstream(native_file) << nlohmann::json(native).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     const auto argv = framework_pytest_argv(options, results.string(), native_file.string(), env_file.string());
     // No bytecode written next to the installed tests; they may be read-only.
-    const ChildOutcome child = run_child(argv, {{"PYTHONDONTWRITEBYTECODE", "1"}}, log_file.string(), options.timeout_s);
+    const ChildOutcome child = run_child(argv, {{"PYTHONDONTWRITEBYTECODE", "1"}}, log_file.string(), options.timeout_s,
+                                        options.stop);
     std::string parse_error = "no results file";
     bool parsed = false;  // an empty list is fine: --only matched no check
-    if (child.started && !child.timed_out && fs::exists(results, ec)) {
+    if (child.stopped) {
+        outcome.results = {framework_machinery_result(Status::Error, "the run was stopped (SIGINT/SIGTERM/SIGHUP); "
+                                                      "pytest's process group was ended", "")};
+        outcome.results.front().duration_s = child.wall_s;
+    } else if (child.started && !child.timed_out && fs::exists(results, ec)) {
         try {
             outcome.results = parse_framework_results(read_file(results));
             outcome.torch = read_torch_env(env_file);
@@ -186,7 +191,7 @@ FrameworkOutcome run_framework_layer(const FrameworkOptions& options, const std:
             parse_error = e.what();
         }
     }
-    if (!parsed) {
+    if (!parsed && !child.stopped) {
         outcome.results = {explain_failure(options, child, read_file(log_file), parse_error)};
         outcome.results.front().duration_s = child.wall_s;
     }

@@ -4,6 +4,7 @@
 // framework.torch.build, with status skip or error — never an exception out of here.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct FrameworkOptions {
     bool quick = false;
     double timeout_s = 60;
     std::string work_dir;   // where the exchange files go; empty: a temporary folder, removed after
+    const std::atomic<bool>* stop = nullptr;  // raised by a stop signal: pytest's group is ended
 };
 
 struct FrameworkOutcome {

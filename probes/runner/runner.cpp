@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/check.hpp"
+#include "core/safe_write.hpp"
 #include "framework/framework_layer.hpp"
 #include "junit.hpp"
 #include "runner/causes.hpp"
@@ -35,6 +36,8 @@ void install_signal_handlers() {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGHUP, &sa, nullptr);  // a dropped ssh session ends the run like SIGTERM: with its report
+    signal(SIGPIPE, SIG_IGN);         // `run | head -1`: a closed pipe is a write error, not a death
 }
 
 bool layer_selected(const RunRequest& req, const std::string& layer) {
@@ -113,16 +116,14 @@ int run_suite(const RunRequest& req) {
     run.env = collect_environment("/");
     ReportOutput output = ReportOutput::prepare(req.json_path, run.env.hostname);
     if (!output.error.empty()) {
-        fmt::print(stderr, "gpuconform: {}\n", output.error);
+        fmt::print(stderr, "gpuconform: {}\nno checks were run.\n", output.error);
         return 2;
     }
-    // The --junit path is checked before any check runs too, and written the same atomic way.
-    ReportOutput junit_output;
     if (!req.junit_path.empty()) {
-        junit_output = ReportOutput::prepare(req.junit_path, run.env.hostname);
-        if (!junit_output.error.empty() || junit_output.to_stdout) {
-            fmt::print(stderr, "gpuconform: --junit: {}\n",
-                       junit_output.to_stdout ? "needs a file path (stdout is the terminal view)" : junit_output.error);
+        const std::string problem = req.junit_path == "-" ? "needs a file path (stdout is the terminal view)"
+                                                          : output_target_problem(req.junit_path);
+        if (!problem.empty()) {
+            fmt::print(stderr, "gpuconform: --junit: {}\nno checks were run.\n", problem);
             return 2;
         }
     }
@@ -184,6 +185,7 @@ int run_suite(const RunRequest& req) {
             fw.only_glob += (fw.only_glob.empty() ? "" : ",") + glob;  // the plugin takes a comma-separated list
         }
         fw.quick = req.quick;
+        fw.stop = &g_interrupted;
         // fw.work_dir stays empty: the framework layer makes a private folder and removes it.
         auto outcome = run_framework_layer(fw, run.results);
         run.torch = outcome.torch;
@@ -208,9 +210,9 @@ int run_suite(const RunRequest& req) {
         return 2;
     }
     if (!req.junit_path.empty()) {
-        std::string junit_written;
-        if (!junit_output.write(render_junit(report), &junit_written)) {
-            fmt::print(stderr, "gpuconform: JUnit XML: {}\n", junit_written);
+        std::string error;
+        if (!write_file_atomic(req.junit_path, render_junit(report), error)) {
+            fmt::print(stderr, "gpuconform: JUnit XML: {} (the JSON report was written)\n", error);
             return 2;
         }
     }

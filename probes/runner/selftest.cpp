@@ -1,5 +1,7 @@
 #include "runner/selftest.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/check.hpp"
@@ -218,6 +220,14 @@ int run_selftest(const SelftestRequest& request) {
             }
         }
         return 0;
+    }
+    for (const auto& f : request.faults) {
+        const bool known = f == "none" || std::any_of(fault_scenarios().begin(), fault_scenarios().end(),
+                                                      [&](const FaultScenario& s) { return s.fault == f; });
+        if (!known) {
+            fmt::print(stderr, "gpuconform selftest: unknown fault '{}' (see `gpuconform selftest --list-faults`)\n", f);
+            return 2;  // selecting nothing must not read as every fault caught
+        }
     }
     int bad = 0;
     fmt::print("{:<24} {:<6} {}\n", "fault", "result", "checks tripped (fail/error)");

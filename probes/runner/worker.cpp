@@ -36,6 +36,7 @@ std::unique_ptr<Worker> Worker::start(const WorkerSetup& setup, double hello_tim
         setpgid(0, 0);  // its own group, so a timeout ends everything it started
         signal(SIGINT, SIG_IGN);  // the parent decides when a worker ends
         signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_IGN);  // a dropped session reaches the parent, which stops us
         close(to_child[1]);
         close(from_child[0]);
         worker_child_main(setup, to_child[0], from_child[1]);

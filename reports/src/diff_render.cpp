@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/safe_write.hpp"
 #include "diff.hpp"
 #include "text_escape.hpp"
 
@@ -147,10 +148,9 @@ int run_diff(const DiffOptions& o) {
     const std::string text = o.format == "json"       ? diff_to_json(d).dump(2) + "\n"
                              : o.format == "markdown" ? render_diff_markdown(d)
                                                       : render_diff_terminal(d, colour);
-    if (o.output.empty()) {
-        std::cout << text;
-    } else if (!(std::ofstream(o.output, std::ios::binary) << text)) {
-        std::cerr << "gpuconform diff: cannot write " << o.output << "\n";
+    std::string error;
+    if (!(o.output.empty() ? write_all(STDOUT_FILENO, text, error) : write_file_atomic(o.output, text, error))) {
+        std::cerr << "gpuconform diff: " << (o.output.empty() ? "cannot write to stdout: " : "") << error << "\n";
         return 2;
     }
     return diff_exit_code(d);

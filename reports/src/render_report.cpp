@@ -1,6 +1,6 @@
 #include "render_report.hpp"
 
-#include <fstream>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -9,6 +9,7 @@
 #include "render_html.hpp"
 #include "render_prometheus.hpp"
 #include "report_fields.hpp"
+#include "report_scan.hpp"
 #include "text_escape.hpp"
 
 namespace gpuconform {
@@ -28,13 +29,18 @@ std::string report_header_error(const nlohmann::json& doc) {
 }
 
 std::optional<nlohmann::json> load_report(const std::string& path, std::string& error) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "cannot open";
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        error = "is a folder; render shows one report file (matrix rolls a folder up)";
+        return std::nullopt;
+    }
+    // The same acceptance test as matrix and diff, then the whole document for the views.
+    std::string text;
+    if (!read_report_file(path, false, text, error)) {
         return std::nullopt;
     }
     try {
-        nlohmann::json doc = nlohmann::json::parse(in);
+        nlohmann::json doc = nlohmann::json::parse(text);
         error = report_header_error(doc);
         if (error.empty()) {
             return doc;

@@ -26,12 +26,36 @@ std::string string_or_empty(const nlohmann::json& j, const char* key) {
 }
 }  // namespace
 
+namespace {
+std::optional<double> number_or_none(const nlohmann::json& j, const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
+}
+
+// A measurement with every field type-checked: a wrong type reads as absent, never throws.
+Measurement measurement_lenient(const nlohmann::json& m) {
+    Measurement out;
+    out.name = m["name"].get<std::string>();
+    out.unit = string_or_empty(m, "unit");
+    if (const auto n = number_or_none(m, "n"); n && *n >= 0 && *n <= 1e9) {
+        out.n = static_cast<int>(*n);
+    }
+    out.value = number_or_none(m, "value");
+    out.min = number_or_none(m, "min");
+    out.max = number_or_none(m, "max");
+    return out;
+}
+}  // namespace
+
 CheckResult result_from_json_lenient(const nlohmann::json& j) {
     CheckResult r;
-    r.id = j.at("id").get<std::string>();
+    if (!j.is_object() || !j.contains("id") || !j["id"].is_string()) {
+        throw std::invalid_argument("a result without a string id");
+    }
+    r.id = j["id"].get<std::string>();
     r.layer = string_or_empty(j, "layer");
     r.backend = string_or_empty(j, "backend");
-    if (const auto it = j.find("device"); it != j.end() && it->is_number_integer()) {
+    if (const auto it = j.find("device"); it != j.end() && it->is_number_integer() && *it >= 0 && *it <= 1 << 20) {
         r.device = it->get<int>();
     }
     r.status = status_from_string(string_or_empty(j, "status")).value_or(Status::Error);
@@ -40,8 +64,8 @@ CheckResult result_from_json_lenient(const nlohmann::json& j) {
     r.attribution = string_or_empty(j, "attribution");
     if (const auto it = j.find("measurements"); it != j.end() && it->is_array()) {
         for (const auto& m : *it) {
-            if (m.is_object() && m.contains("name")) {
-                r.measurements.push_back(m.get<Measurement>());
+            if (m.is_object() && m.contains("name") && m["name"].is_string()) {
+                r.measurements.push_back(measurement_lenient(m));
             }
         }
     }

@@ -37,19 +37,24 @@ public:
     bool saw_results = false;
     bool saw_environment = false;
 
-    bool null() override { return scalar(nullptr); }
-    bool boolean(bool) override { return scalar(nullptr); }
-    bool number_integer(number_integer_t v) override { return number(static_cast<double>(v)); }
-    bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v)); }
-    bool number_float(number_float_t v, const string_t&) override { return number(v); }
-    bool binary(binary_t&) override { return scalar(nullptr); }
-    bool string(string_t& s) override { return scalar(&s); }
+    bool null() override { return not_a_string("null", true) && scalar(nullptr); }
+    bool boolean(bool) override { return not_a_string("a boolean", false) && scalar(nullptr); }
+    bool number_integer(number_integer_t v) override { return number(static_cast<double>(v), true); }
+    bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v), true); }
+    bool number_float(number_float_t v, const string_t&) override { return number(v, false); }
+    bool binary(binary_t&) override { return not_a_string("binary", false) && scalar(nullptr); }
+    bool string(string_t& s) override {
+        if (is({"results", "#", "device"}) || is({"results", "#", "measurements", "#", "value"})) {
+            return type_error("a string", "a number");
+        }
+        return scalar(&s);
+    }
     bool key(string_t& k) override {
         m_frames.back().key = k;
         return true;
     }
-    bool start_object(std::size_t) override { return open(false); }
-    bool start_array(std::size_t) override { return open(true); }
+    bool start_object(std::size_t) override { return not_a_string("an object", false) && open(false); }
+    bool start_array(std::size_t) override { return not_a_string("an array", false) && open(true); }
     bool end_array() override { return close(); }
     bool end_object() override {
         close();  // now the path is where the closed object sat
@@ -114,8 +119,67 @@ private:
         m_frames.pop_back();
         return true;
     }
-    bool number(double v) {
+    // Where the value being read is one of the string fields the roll-up uses, names it.
+    const char* string_field() const {
+        static constexpr std::array<const char*, 3> k_top{"schema", "schema_version", ""};
+        static constexpr std::array<const char*, 3> k_result{"id", "status", "backend"};
+        if (m_frames.size() == 1) {
+            for (const char* k : k_top) {
+                if (*k != 0 && m_frames[0].key == k) {
+                    return k;
+                }
+            }
+        } else if (m_frames.size() == 3 && m_frames[0].key == "results" && m_frames[1].array && !m_frames[2].array) {
+            for (const char* k : k_result) {
+                if (m_frames[2].key == k) {
+                    return k;
+                }
+            }
+        } else if (is({"results", "#", "measurements", "#", "name"})) {
+            return "name";
+        } else if (is({"results", "#", "measurements", "#", "unit"})) {
+            return "unit";
+        } else if (is({"run", "id"})) {
+            return "id";
+        }
+        return nullptr;
+    }
+    bool type_error(const char* found, const char* wanted) {
+        const std::string where = m_frames.size() >= 3 && m_frames[0].key == "results"
+                                      ? "result " + std::to_string(report.results.size() + 1) + ": "
+                                      : "";
+        std::string key;
+        for (std::size_t i = 0; i < m_frames.size(); ++i) {
+            key += (i ? "." : "") + (m_frames[i].array ? std::string("#") : m_frames[i].key);
+        }
+        error = where + "'" + key + "' is " + found + ", not " + wanted;
+        return false;
+    }
+    // Null is allowed where the writer itself writes null (backend, device, a missing value).
+    bool not_a_string(const char* found, bool is_null) {
+        const char* field = string_field();
+        if (field != nullptr && !(is_null && std::string_view(field) == "backend")) {
+            return type_error(found, "a string");
+        }
+        if (!is_null && (is({"results", "#", "device"}) || is({"results", "#", "measurements", "#", "value"}))) {
+            return type_error(found, "a number");
+        }
+        if (m_frames.size() > k_max_report_depth) {
+            error = "nested deeper than " + std::to_string(k_max_report_depth) + " levels";
+            return false;
+        }
+        return true;
+    }
+    bool number(double v, bool integral) {
+        if (string_field() != nullptr) {
+            return type_error("a number", "a string");
+        }
         if (is({"results", "#", "device"})) {
+            if (!integral || v < 0 || v > k_max_device_index) {
+                error = "result " + std::to_string(report.results.size() + 1) + ": device " + std::to_string(v) +
+                        " is not a device index (0.." + std::to_string(k_max_device_index) + ")";
+                return false;
+            }
             m_device = static_cast<long>(v);
         } else if (is({"results", "#", "measurements", "#", "value"})) {
             m_measurement.value = v;
@@ -143,7 +207,7 @@ bool ScanHandler::scalar(std::string* s) {
         const std::string& key = m_frames[2].key;
         if (key == "id") {
             m_result.id = *s;
-            m_has_id = true;
+            m_has_id = !s->empty();
         } else if (key == "status") {
             m_status = *s;
         } else if (key == "backend") {
@@ -217,9 +281,43 @@ std::string check_header(const ScanHandler& h) {
 
 }  // namespace
 
+std::string report_text_problem(std::string_view text) {
+    if (text.size() > k_max_report_bytes) {
+        return "larger than " + std::to_string(k_max_report_bytes >> 20) + " MiB";
+    }
+    // Depth outside strings, before any parser sees it: a deep nest must not reach a recursive
+    // copy or dump (render) even inside members the scan itself skips.
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') {
+                ++i;
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > k_max_report_depth) {
+                return "nested deeper than " + std::to_string(k_max_report_depth) + " levels";
+            }
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            --depth;
+        }
+    }
+    return "";
+}
+
 std::optional<ScannedReport> scan_report(std::string_view text, bool want_measurements, std::string& error) {
+    if (error = report_text_problem(text); !error.empty()) {
+        return std::nullopt;
+    }
     thread_local std::string reduced;
-    const bool complete = prefilter_report(text, want_measurements, reduced);
+    // Measurements are always scanned, so that every command accepts and rejects the same files;
+    // they are kept only when wanted.
+    const bool complete = prefilter_report(text, true, reduced);
     if (reduced.empty()) {
         error = "empty: no JSON text";
         return std::nullopt;

@@ -38,7 +38,22 @@ struct ScannedReport {
     std::vector<ScannedResult> results;
 };
 
-// Parses `text`. Returns the report, or sets `error` to why it cannot be rolled up (not JSON,
+// Bounds on what a report may be: larger or deeper text is rejected before it is parsed.
+inline constexpr std::size_t k_max_report_bytes = std::size_t{256} << 20;
+inline constexpr std::size_t k_max_report_depth = 64;
+inline constexpr double k_max_device_index = 1 << 20;
+
+// "" when `text` is within the bounds above; else why not.
+std::string report_text_problem(std::string_view text);
+
+// The one acceptance test for a report file, used by matrix, diff and render alike: reads the
+// file (a regular file only, never a FIFO or device; bounded size) and scans it. Sets `text` to
+// the file's contents and returns the scan, or nullopt with the reason in `error`.
+std::optional<ScannedReport> read_report_file(const std::string& path, bool want_measurements, std::string& text,
+                                              std::string& error);
+
+// Parses `text`. The fields read are type-checked (a string id and status, an integer device in
+// range, a numeric value); a wrong type rejects the report, naming the field. Returns the report, or sets `error` to why it cannot be rolled up (not JSON,
 // truncated, not a gpuconform report, unknown schema major version, a result without id/status).
 // Measurements are kept only when `want_measurements`.
 std::optional<ScannedReport> scan_report(std::string_view text, bool want_measurements, std::string& error);

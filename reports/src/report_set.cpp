@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -38,29 +42,53 @@ nlohmann::json report_detail(const nlohmann::json& doc) {
 
 namespace {
 
-// What one worker thread produced: entries with ids local to its own tables.
-struct WorkerTables {
-    StringTable labels;
-    StringTable measures;
-    StringTable groups;
-};
-
-bool read_file(const std::string& path, std::string& text, std::string& error) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+// Reads a whole regular file. Opened non-blocking so that a FIFO named *.json cannot hang us,
+// and checked with fstat on the open descriptor, so nothing is swapped in between.
+bool read_regular_file(const std::string& path, std::string& text, std::string& error) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         error = std::string("cannot open: ") + std::strerror(errno);
         return false;
     }
-    in.seekg(0, std::ios::end);
-    text.resize(static_cast<std::size_t>(in.tellg()));
-    in.seekg(0);
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    struct stat st {};
+    bool ok = ::fstat(fd, &st) == 0;
+    if (!ok || !S_ISREG(st.st_mode)) {
+        error = ok ? "not a regular file (a FIFO, device or socket is never read)" : std::strerror(errno);
+        ::close(fd);
+        return false;
+    }
+    if (static_cast<std::size_t>(st.st_size) > k_max_report_bytes) {
+        error = "larger than " + std::to_string(k_max_report_bytes >> 20) + " MiB";
+        ::close(fd);
+        return false;
+    }
+    text.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    text.resize(done);  // a file that shrank while read is judged on what was there
     if (text.empty()) {
         error = "empty file";
         return false;
     }
     return true;
 }
+
+// What one worker thread produced: entries with ids local to its own tables.
+struct WorkerTables {
+    StringTable labels;
+    StringTable measures;
+    StringTable groups;
+};
 
 std::string join_groups(const GroupValues& g) {
     std::string out;
@@ -73,10 +101,7 @@ std::string join_groups(const GroupValues& g) {
 
 void scan_one(const std::string& path, std::string& text, bool keep_detail, const ReadOptions& o, WorkerTables& t,
               RunEntry& entry, std::string& error) {
-    if (!read_file(path, text, error)) {
-        return;
-    }
-    auto scanned = scan_report(text, o.measurements, error);
+    auto scanned = read_report_file(path, o.measurements, text, error);
     if (!scanned) {
         return;
     }
@@ -151,6 +176,19 @@ void merge_ids(std::vector<RunEntry>& runs, const std::vector<unsigned>& owner, 
 }
 
 }  // namespace
+
+std::optional<ScannedReport> read_report_file(const std::string& path, bool want_measurements, std::string& text,
+                                              std::string& error) {
+    if (!read_regular_file(path, text, error)) {
+        return std::nullopt;
+    }
+    try {
+        return scan_report(text, want_measurements, error);
+    } catch (const std::exception& e) {  // the scan sets error itself; this is the last guard
+        error = std::string("cannot be read: ") + e.what();
+        return std::nullopt;
+    }
+}
 
 ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions& options) {
     ReportSet set;

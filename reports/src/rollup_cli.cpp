@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "core/safe_write.hpp"
 #include "diff.hpp"
 #include "fleet.hpp"
 #include "render_html.hpp"
@@ -31,17 +32,12 @@ bool colour_wanted(const std::string& output) {
 }
 
 int write_output(const std::string& text, const std::string& output) {
-    if (output.empty()) {
-        std::cout << text;
+    std::string error;
+    if (output.empty() ? write_all(STDOUT_FILENO, text, error) : write_file_atomic(output, text, error)) {
         return 0;
     }
-    std::ofstream out(output, std::ios::binary);
-    out << text;
-    if (!out) {
-        std::cerr << "gpuconform: cannot write " << output << "\n";
-        return 2;
-    }
-    return 0;
+    std::cerr << "gpuconform: " << (output.empty() ? "cannot write to stdout: " : "") << error << "\n";
+    return 2;
 }
 
 void report_rejected(const std::vector<Rejected>& rejected) {
@@ -64,6 +60,10 @@ int run_matrix(const MatrixOptions& o) {
         by = parse_group_keys(o.by);
     } catch (const std::invalid_argument& e) {
         std::cerr << "gpuconform matrix: " << e.what() << "\n";
+        return 2;
+    }
+    if (const std::string problem = o.output.empty() ? "" : output_target_problem(o.output); !problem.empty()) {
+        std::cerr << "gpuconform matrix: -o: " << problem << "\n";
         return 2;
     }
     ReadOptions read;
@@ -109,13 +109,23 @@ struct RenderOptions {
 };
 
 int run_render(const RenderOptions& o) {
+    if (const std::string problem = o.output.empty() ? "" : output_target_problem(o.output); !problem.empty()) {
+        std::cerr << "gpuconform render: -o: " << problem << "\n";
+        return 2;
+    }
     std::string error;
     const auto doc = load_report(o.report, error);
     if (!doc) {
         std::cerr << "gpuconform render: " << o.report << ": " << error << "\n";
         return 2;
     }
-    const std::string text = render_report(*doc, o.format, colour_wanted(o.output), o.report);
+    std::string text;
+    try {
+        text = render_report(*doc, o.format, colour_wanted(o.output), o.report);
+    } catch (const std::exception& e) {  // a field the view needed had a shape the reader let through
+        std::cerr << "gpuconform render: " << o.report << ": cannot be shown: " << e.what() << "\n";
+        return 2;
+    }
     return write_output(text, o.output);
 }
 
