@@ -12,7 +12,7 @@
 
 namespace gpuconform {
 
-constexpr const char* k_report_schema_version = "1.0";
+constexpr const char* k_report_schema_version = "1.1";
 
 struct RunRecord {
     std::string run_id;
