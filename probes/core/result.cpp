@@ -98,6 +98,9 @@ void to_json(nlohmann::json& j, const Measurement& m) {
     if (m.role) {
         j["role"] = to_string(*m.role);
     }
+    if (!m.samples.empty()) {
+        j["samples"] = m.samples;
+    }
 }
 
 void from_json(const nlohmann::json& j, Measurement& m) {
@@ -112,6 +115,9 @@ void from_json(const nlohmann::json& j, Measurement& m) {
     }
     if (j.contains("role") && j.at("role").is_string()) {
         m.role = role_from_string(j.at("role").get<std::string>());
+    }
+    if (j.contains("samples") && j.at("samples").is_array()) {
+        m.samples = j.at("samples").get<std::vector<double>>();
     }
 }
 

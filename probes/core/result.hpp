@@ -29,8 +29,9 @@ struct Measurement {
     std::optional<double> max;
     // What the value means; the runner fills these from measure_meaning.hpp when a check
     // (or the Python layer) did not say.
-    std::optional<Direction> direction;
-    std::optional<Role> role;
+    std::optional<Direction> direction{};
+    std::optional<Role> role{};
+    std::vector<double> samples{};  // `run --repeat N`: each repetition's value, in run order
 };
 
 // Builds a Measurement from samples: median, min, max, n.

@@ -95,7 +95,12 @@ DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter) {
             Figure& f = side.figures[{result_label(id, device), name}];
             f.lo = f.medians.empty() ? m.lo : std::min(f.lo, m.lo);
             f.hi = f.medians.empty() ? m.hi : std::max(f.hi, m.hi);
-            f.medians.push_back(m.value);
+            // A --repeat report's repetitions count as runs of their own.
+            if (m.repetitions.empty()) {
+                f.medians.push_back(m.value);
+            } else {
+                f.medians.insert(f.medians.end(), m.repetitions.begin(), m.repetitions.end());
+            }
             f.samples += m.n;
             f.unit = unit;
             f.direction = f.direction ? f.direction : m.direction;

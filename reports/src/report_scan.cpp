@@ -128,6 +128,8 @@ private:
             m_measurement.min = v;
         } else if (is({"results", "#", "measurements", "#", "max"})) {
             m_measurement.max = v;
+        } else if (is({"results", "#", "measurements", "#", "samples", "#"})) {
+            m_measurement.samples.push_back(v);
         } else if (is({"results", "#", "measurements", "#", "n"})) {
             m_measurement.n = static_cast<int>(v);
         }

@@ -28,6 +28,7 @@ struct ScannedMeasurement {
     int n = 1;
     std::string direction;  // "higher", "lower", "none"; empty in reports before schema 1.1
     std::string role;       // "key", "diagnostic"; empty likewise
+    std::vector<double> samples;  // `run --repeat`: each repetition's value
 };
 
 struct ScannedResult {

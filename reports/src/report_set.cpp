@@ -89,7 +89,7 @@ void scan_one(const std::string& path, std::string& text, bool keep_detail, cons
             entry.measurements.push_back({label, t.measures.intern(m.name + '\x1f' + m.unit), m.value,
                                           std::min(m.value, m.min.value_or(m.value)),
                                           std::max(m.value, m.max.value_or(m.value)), std::max(m.n, 1),
-                                          direction_from_string(m.direction), role_from_string(m.role)});
+                                          direction_from_string(m.direction), role_from_string(m.role), m.samples});
         }
     }
     if (keep_detail) {

@@ -46,6 +46,7 @@ struct MeasurementEntry {
     int n;
     std::optional<Direction> direction;  // as the report says; unset in reports before 1.1
     std::optional<Role> role;
+    std::vector<double> repetitions;  // `samples` of a `run --repeat` report; empty otherwise
 };
 
 struct RunEntry {
