@@ -42,8 +42,8 @@ TEST_F(DiffSim, EveryRecordedMeasurementDeclaresDirectionAndRole) {
     EXPECT_EQ(schema_error(s_base), "");
 }
 
-TEST_F(DiffSim, ADegradedLinkIsAKeyRegression) {
-    const auto out = run_cli("diff " + s_base.string() + " " + after("link", std::string(k_checks) + " --fault degraded_link").string());
+TEST_F(DiffSim, ALinkAt80PercentIsAKeyRegression) {
+    const auto out = run_cli("diff " + s_base.string() + " " + after("link", std::string(k_checks) + " --fault link_at_80pct").string());
     EXPECT_EQ(out.exit_code, 1) << out.output;
     EXPECT_NE(out.output.find("worse   key async.copy.bandwidth [sim:0] bw_pinned_H2D_256MiB"), std::string::npos) << out.output;
     EXPECT_NE(out.output.find("verdict: REGRESSED"), std::string::npos);
