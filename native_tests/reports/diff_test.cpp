@@ -86,7 +86,7 @@ TEST(DiffRule, NewMedianOutsideTheWidenedBaseRangeIsNews) {
         {"async.copy.bandwidth", "bw_pinned_H2D_256MiB", {55.2, 55.3, 55.4, 55.3, 55.1}, {44.2, 44.3, 44.1, 44.2, 44.3}, Change::Worse, true},   // 80% link
         {"async.copy.bandwidth", "bw_pinned_H2D_256MiB", {55.2, 55.3, 55.4, 55.3, 55.1}, {53.0, 53.1, 52.9, 53.2, 53.0}, Change::Changed, false},  // -4%: inside the 5% floor
         {"async.copy.bandwidth", "bw_pinned_H2D_256MiB", {44.2, 44.3, 44.1, 44.2, 44.3}, {55.2, 55.3, 55.4, 55.3, 55.1}, Change::Better, false},
-        {"async.copy.bandwidth", "bw_pageable_H2D_16MiB", {20, 30, 40, 25, 35}, {13, 14, 15, 13, 14}, Change::Worse, false},  // diagnostic
+        {"async.copy.bandwidth", "bw_pageable_H2D_16MiB", {20, 30, 40, 25, 35}, {9, 10, 11, 10, 9}, Change::Worse, false},  // diagnostic: never a regression
         {"async.copy.bandwidth", "bw_pageable_H2D_16MiB", {20, 30, 40, 25, 35}, {16, 17, 18, 17, 16}, Change::Changed, false},  // noise
         {"async.overlap.copy_compute", "overlap_ratio", {0.9, 0.92, 0.91}, {0.3, 0.31, 0.29}, Change::Worse, true},
         {"async.queue.launch_depth", "queued_launches", {1024, 1024, 1024}, {512, 512, 512}, Change::Worse, true},
