@@ -114,6 +114,9 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
     run->add_flag("--verbose", req.verbose, "Print every result line (repeated skips are folded otherwise)");
     run->add_flag("--strict", req.strict, "Treat warn as failure in the exit status");
     run->add_flag("--quiet", req.quiet, "Print only what needs attention and the summary");
+    run->add_option("--repeat", req.repeat, "Run the device checks N times and fold each check's repetitions into one "
+                                            "result (median, outer min..max, every value in `samples`) for `diff`")
+        ->check(CLI::Range(1, 100));
     run->add_flag("--quick", req.quick, "Fewer sizes and repetitions (for every-node nightly runs)");
 }
 

@@ -92,6 +92,15 @@ std::optional<double> number_or_null(const nlohmann::json& j, const char* key) {
 void to_json(nlohmann::json& j, const Measurement& m) {
     j = {{"name", m.name}, {"value", optional_number(m.value)}, {"unit", m.unit}, {"n", m.n},
          {"min", optional_number(m.min)}, {"max", optional_number(m.max)}};
+    if (m.direction) {
+        j["direction"] = to_string(*m.direction);
+    }
+    if (m.role) {
+        j["role"] = to_string(*m.role);
+    }
+    if (!m.samples.empty()) {
+        j["samples"] = m.samples;
+    }
 }
 
 void from_json(const nlohmann::json& j, Measurement& m) {
@@ -101,6 +110,15 @@ void from_json(const nlohmann::json& j, Measurement& m) {
     m.value = number_or_null(j, "value");
     m.min = number_or_null(j, "min");
     m.max = number_or_null(j, "max");
+    if (j.contains("direction") && j.at("direction").is_string()) {
+        m.direction = direction_from_string(j.at("direction").get<std::string>());
+    }
+    if (j.contains("role") && j.at("role").is_string()) {
+        m.role = role_from_string(j.at("role").get<std::string>());
+    }
+    if (j.contains("samples") && j.at("samples").is_array()) {
+        m.samples = j.at("samples").get<std::vector<double>>();
+    }
 }
 
 void to_json(nlohmann::json& j, const CheckResult& r) {

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/measure_meaning.hpp"
+
 namespace gpuconform {
 
 enum class Status { Pass, Fail, Warn, Skip, Error, Info };
@@ -25,6 +27,11 @@ struct Measurement {
     int n = 1;
     std::optional<double> min;
     std::optional<double> max;
+    // What the value means; the runner fills these from measure_meaning.hpp when a check
+    // (or the Python layer) did not say.
+    std::optional<Direction> direction{};
+    std::optional<Role> role{};
+    std::vector<double> samples{};  // `run --repeat N`: each repetition's value, in run order
 };
 
 // Builds a Measurement from samples: median, min, max, n.

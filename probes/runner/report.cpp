@@ -90,6 +90,16 @@ nlohmann::json build_report(const RunRecord& run) {
     }
     const bool failed = summary["fail"].get<int>() > 0 || summary["error"].get<int>() > 0;
     summary["verdict"] = run.interrupted ? "interrupted" : (failed ? "fail" : "pass");
+    // Every measurement says what it means, from the declarations (core/measure_meaning.hpp).
+    std::vector<CheckResult> results = run.results;
+    for (CheckResult& r : results) {
+        for (Measurement& m : r.measurements) {
+            if (const auto meaning = declared_meaning(r.id, m.name)) {
+                m.direction = m.direction.value_or(meaning->direction);
+                m.role = m.role.value_or(meaning->role);
+            }
+        }
+    }
     nlohmann::json env = run.env;
     env["torch"] = run.torch;
     if (!run.gpu_occupancy.is_null()) {
@@ -111,7 +121,7 @@ nlohmann::json build_report(const RunRecord& run) {
             {"environment", env},
             {"backends", backends},
             {"devices", devices},
-            {"results", run.results},
+            {"results", results},
             {"summary", summary}};
     if (!run.causes.is_null()) {
         report["causes"] = run.causes;

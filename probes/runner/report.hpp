@@ -12,7 +12,7 @@
 
 namespace gpuconform {
 
-constexpr const char* k_report_schema_version = "1.1";  // 1.1: causes, gpu_occupancy, disturbance
+constexpr const char* k_report_schema_version = "1.1";  // 1.1: causes, gpu_occupancy, disturbance, timing_sensitive; measurement direction, role, samples
 
 struct RunRecord {
     std::string run_id;

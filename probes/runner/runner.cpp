@@ -1,4 +1,5 @@
 #include "runner/runner.hpp"
+#include "runner/repeats.hpp"
 
 #include <fnmatch.h>
 #include <signal.h>
@@ -170,7 +171,10 @@ int run_suite(const RunRequest& req) {
             fmt::print(stderr, "gpuconform: --device {} is out of range: {}\n", bad, phase.describe_devices());
             return 2;
         }
-        phase.run_device_checks(checks);
+        for (int i = 0; i < req.repeat && !g_interrupted; ++i) {
+            phase.run_device_checks(checks);
+        }
+        run.results = fold_repeats(std::move(run.results), req.repeat);
         run.backends = phase.backends();
         if (!phase.first_occupancy().empty()) {
             run.gpu_occupancy = phase.first_occupancy();

@@ -19,6 +19,7 @@ struct RunRequest {
     std::vector<std::string> backends;     // empty: cuda and hip
     std::vector<std::string> faults;       // sim fault knobs
     int sim_devices = 1;
+    int repeat = 1;                        // device checks run this many times, folded into one result
     std::string python;                    // for the framework layer
     bool strict = false;
     bool quiet = false;

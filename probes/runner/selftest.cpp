@@ -56,6 +56,9 @@ const std::vector<FaultScenario>& fault_scenarios() {
          "a segfault in the runtime: each check is an error naming the signal, the next still runs", 10.0},
         {"sticky_error", {k_fatal_probe.begin(), k_fatal_probe.end()}, k_fatal_probe,
          "a sticky device error: each check is an error, the next runs in a fresh worker", 10.0},
+        {"link_at_80pct", {}, {"async.copy.bandwidth", "async.copy.bidirectional"},
+         "every copy at 80 % of its rate: above every absolute floor, with no sibling to compare, so no check "
+         "fails; `gpuconform diff` against the node's own baseline reports it (native_tests/cli/diff_sim_test.cpp)"},
         {"degraded_link",
          {"async.copy.bandwidth@3", "async.copy.bidirectional@3", "async.peer.copy_bandwidth"},
          {"async.copy.bandwidth", "async.copy.bidirectional", "async.peer.copy_bandwidth"},

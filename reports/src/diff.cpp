@@ -6,14 +6,27 @@
 #include <cmath>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "report_set.hpp"
 
 namespace gpuconform {
 
 bool DiffResult::regressed() const {
-    const auto worse = [](const auto& c) { return c.change == Change::Worse; };
-    return std::any_of(statuses.begin(), statuses.end(), worse) ||
-           std::any_of(measurements.begin(), measurements.end(), worse);
+    if (!different_nodes.empty()) {
+        return false;
+    }
+    const auto worse = [](const StatusChange& c) { return c.change == Change::Worse; };
+    return std::any_of(statuses.begin(), statuses.end(), worse) || key_regressions() > 0;
+}
+
+std::size_t DiffResult::key_regressions() const {
+    return std::count_if(measurements.begin(), measurements.end(),
+                         [](const MeasurementChange& m) { return m.role == Role::Key && m.change == Change::Worse; });
+}
+
+double Figure::median() const {
+    return gpuconform::median(medians);
 }
 
 std::optional<GroupFilter> parse_group_filter(const std::string& text) {
@@ -39,29 +52,61 @@ bool filter_matches(const GroupFilter& f, const GroupValues& values) {
     });
 }
 
+namespace {
+
+// "580.95.05" -> "580": a driver branch, the unit NVIDIA and AMD release by.
+std::string driver_branch(const std::string& version) {
+    return version.substr(0, version.find('.'));
+}
+
+}  // namespace
+
 DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter) {
     DiffSide side;
-    std::map<std::pair<std::string, std::string>, std::vector<double>> samples;
-    std::map<std::pair<std::string, std::string>, std::string> units;
     for (const RunEntry& run : set.runs) {
-        if (!filter_matches(filter, set.groups_of(run))) {
+        const GroupValues& groups = set.groups_of(run);
+        if (!filter_matches(filter, groups)) {
             continue;
         }
         ++side.runs;
+        if (const auto& gpu = groups[static_cast<int>(GroupKey::Gpu)]; !gpu.empty()) {
+            side.gpus.insert(gpu);
+        }
+        if (const auto& driver = groups[static_cast<int>(GroupKey::Driver)]; !driver.empty()) {
+            side.driver_branches.insert(driver_branch(driver));
+        }
+        std::set<std::uint32_t> unusable;  // labels whose figures this run cannot vouch for
         for (const ResultEntry& r : run.results) {
             const auto [id, device] = split_pair(set.labels.at(r.label));
             ++side.statuses[result_label(id, device)].counts[severity(r.status)];
+            if (r.disturbed) {
+                side.disturbed.insert(result_label(id, device));
+            }
+            if (r.disturbed || r.status == Status::Error) {
+                unusable.insert(r.label);
+            }
         }
         for (const MeasurementEntry& m : run.measurements) {
             const auto [id, device] = split_pair(set.labels.at(m.label));
             const auto [name, unit] = split_pair(set.measures.at(m.name));
-            const auto key = std::pair{result_label(id, device), name};
-            samples[key].push_back(m.value);
-            units[key] = unit;
+            if (id == "host.pcie.link" && name.ends_with(" current_width")) {
+                side.link_widths.insert(fmt::format("x{:g}", m.value));
+            }
+            Figure& f = side.figures[{result_label(id, device), name}];
+            f.lo = f.medians.empty() ? m.lo : std::min(f.lo, m.lo);
+            f.hi = f.medians.empty() ? m.hi : std::max(f.hi, m.hi);
+            // A --repeat report's repetitions count as runs of their own.
+            if (m.repetitions.empty()) {
+                f.medians.push_back(m.value);
+            } else {
+                f.medians.insert(f.medians.end(), m.repetitions.begin(), m.repetitions.end());
+            }
+            f.samples += m.n;
+            f.unit = unit;
+            f.direction = f.direction ? f.direction : m.direction;
+            f.role = f.role ? f.role : m.role;
+            f.unusable = f.unusable || unusable.count(m.label) > 0;
         }
-    }
-    for (auto& [key, values] : samples) {
-        side.medians[key] = {units[key], median(values)};
     }
     return side;
 }
@@ -72,19 +117,94 @@ std::string check_id_of(const std::string& label) {
     return label.substr(0, label.find(' '));
 }
 
-Change judge_move(double relative, Better better) {
-    if (better == Better::Either) {
-        return Change::Changed;
+// Below this many repetitions a side's min..max says little about its noise.
+constexpr int k_min_repetitions = 3;
+
+std::string node_difference(const char* what, const std::set<std::string>& base, const std::set<std::string>& now) {
+    if (base.empty() || now.empty() || base == now) {
+        return "";
     }
-    return (relative > 0) == (better == Better::Higher) ? Change::Better : Change::Worse;
+    const auto join = [](const std::set<std::string>& s) {
+        std::string out;
+        for (const auto& v : s) {
+            out += (out.empty() ? "" : ", ") + v;
+        }
+        return out;
+    };
+    return fmt::format("{}: {} → {}", what, join(base), join(now));
 }
 
 }  // namespace
+
+MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base,
+                               const Figure& now, const ToleranceTable& tolerances) {
+    const std::string check_id = check_id_of(label);
+    // The report's own declaration, else the one the runner uses today, else unknown.
+    const std::optional<MeasureMeaning> declared = declared_meaning(check_id, name);
+    MeasureMeaning meaning = declared.value_or(MeasureMeaning{Direction::None, Role::Diagnostic,
+                                                              tolerances.default_floor.value_or(0.10)});
+    meaning.direction = base.direction.value_or(meaning.direction);
+    meaning.role = base.role.value_or(meaning.role);
+    if (const ToleranceRule* rule = tolerances.find(check_id, name)) {
+        meaning.noise_floor = rule->floor.value_or(meaning.noise_floor);
+        meaning.direction = rule->direction.value_or(meaning.direction);
+        meaning.role = rule->role.value_or(meaning.role);
+    }
+    MeasurementChange c;
+    c.label = label;
+    c.name = name;
+    c.unit = base.unit;
+    c.base = base.median();
+    c.now = now.median();
+    c.base_lo = base.lo;
+    c.base_hi = base.hi;
+    c.now_lo = now.lo;
+    c.now_hi = now.hi;
+    c.relative = c.base == 0.0 ? (c.now == 0.0 ? 0.0 : std::copysign(INFINITY, c.now)) : (c.now - c.base) / std::fabs(c.base);
+    c.floor = meaning.noise_floor;
+    c.direction = meaning.direction;
+    c.role = meaning.role;
+    if (!declared && !base.direction) {
+        c.note = "no declared direction";
+    }
+    if (base.unusable || now.unusable) {
+        c.change = Change::CouldNotCompare;
+        c.note = "a side errored or was disturbed";
+        return c;
+    }
+    // Noise band: the base's own min..max widened by the floor. The new median outside it is news.
+    const double below = base.lo - c.floor * std::fabs(base.lo);
+    const double above = base.hi + c.floor * std::fabs(base.hi);
+    const bool low = c.now < below;
+    const bool high = c.now > above;
+    if (!low && !high) {
+        c.change = Change::Changed;
+        c.note = "within noise";
+        return c;
+    }
+    if (meaning.direction == Direction::None) {
+        c.change = Change::Changed;
+    } else {
+        c.change = (high == (meaning.direction == Direction::Higher)) ? Change::Better : Change::Worse;
+    }
+    if (base.samples < k_min_repetitions || now.samples < k_min_repetitions) {
+        c.note = fmt::format("too few repetitions to judge spread (base n={}, new n={}): noise floor alone", base.samples,
+                             now.samples);
+    }
+    return c;
+}
 
 DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const ToleranceTable& tolerances) {
     DiffResult d;
     d.base_runs = base.runs;
     d.new_runs = now.runs;
+    for (const std::string& why : {node_difference("GPU model", base.gpus, now.gpus),
+                                   node_difference("driver branch", base.driver_branches, now.driver_branches),
+                                   node_difference("PCIe link width", base.link_widths, now.link_widths)}) {
+        if (!why.empty()) {
+            d.different_nodes.push_back(why);
+        }
+    }
     std::set<std::string> labels;
     for (const auto& [l, _] : base.statuses) {
         labels.insert(l);
@@ -105,7 +225,9 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
         if (c.base && c.now && *c.base == *c.now) {
             continue;
         }
-        if (!c.now) {
+        if (base.disturbed.count(label) > 0 || now.disturbed.count(label) > 0) {
+            c.change = Change::CouldNotCompare;  // another GPU user, not the install, moved it
+        } else if (!c.now) {
             c.change = Change::Worse;  // a check that stopped reporting can hide a failure
         } else if (!c.base) {
             c.change = severity(*c.now) >= severity(Status::Fail) ? Change::Worse : Change::Changed;
@@ -114,18 +236,20 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
         }
         d.statuses.push_back(c);
     }
-    for (const auto& [key, b] : base.medians) {
-        const auto it = now.medians.find(key);
-        if (it == now.medians.end() || b.second == 0.0) {
+    for (const auto& [key, b] : base.figures) {
+        const auto it = now.figures.find(key);
+        if (it == now.figures.end() || b.medians.empty() || it->second.medians.empty()) {
             continue;
         }
-        const double rel = (it->second.second - b.second) / std::fabs(b.second);
-        const auto [tolerance, better] = tolerances.resolve(check_id_of(key.first), key.second, b.first);
-        if (std::fabs(rel) > tolerance) {
-            d.measurements.push_back({key.first, key.second, b.first, b.second, it->second.second, rel, tolerance,
-                                      judge_move(rel, better)});
+        MeasurementChange c = judge_figure(key.first, key.second, b, it->second, tolerances);
+        if (c.note != "within noise") {
+            d.measurements.push_back(std::move(c));
         }
     }
+    // Key figures first, the worst first: what an operator acts on.
+    std::stable_sort(d.measurements.begin(), d.measurements.end(), [](const auto& x, const auto& y) {
+        return std::pair(x.role != Role::Key, x.change != Change::Worse) < std::pair(y.role != Role::Key, y.change != Change::Worse);
+    });
     return d;
 }
 
@@ -135,6 +259,9 @@ int diff_exit_code(const DiffResult& d) {
     }
     if (d.regressed()) {
         return 1;
+    }
+    if (!d.different_nodes.empty()) {
+        return 4;
     }
     return d.rejected.empty() ? 0 : 3;
 }

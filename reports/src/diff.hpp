@@ -3,6 +3,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,14 +15,31 @@
 
 namespace gpuconform {
 
-// One side of a diff: its results aggregated per check and device, measurements as medians.
+// One measurement of one result on one side, folded over the side's runs (or hosts).
+struct Figure {
+    std::string unit;
+    std::vector<double> medians;  // one per run
+    double lo = 0.0;              // lowest min, and highest max, over every run: the side's spread
+    double hi = 0.0;
+    int samples = 0;              // total repetitions behind the medians
+    std::optional<Direction> direction;  // as the report declared it
+    std::optional<Role> role;
+    bool unusable = false;        // a run's result errored or was disturbed
+
+    double median() const;
+};
+
 struct DiffSide {
     std::size_t runs = 0;
     std::map<std::string, Cell> statuses;                    // by result label "id [cuda:0]"
-    std::map<std::pair<std::string, std::string>, std::pair<std::string, double>> medians;  // (label, name) -> (unit, median)
+    std::set<std::string> disturbed;                         // labels with a disturbed result
+    std::map<std::pair<std::string, std::string>, Figure> figures;  // (label, name)
+    std::set<std::string> gpus, driver_branches, link_widths;  // what makes a node comparable
 };
 
-enum class Change { Worse, Better, Changed };
+// Worse/Better: beyond noise the bad/good way; Changed: beyond noise where neither way is better;
+// CouldNotCompare: an error or another GPU user on either side.
+enum class Change { Worse, Better, Changed, CouldNotCompare };
 
 struct StatusChange {
     std::string label;
@@ -36,21 +54,28 @@ struct MeasurementChange {
     std::string label;
     std::string name;
     std::string unit;
-    double base = 0.0;
+    double base = 0.0;  // medians
     double now = 0.0;
+    double base_lo = 0.0, base_hi = 0.0, now_lo = 0.0, now_hi = 0.0;
     double relative = 0.0;   // (now - base) / |base|
-    double tolerance = 0.0;
+    double floor = 0.0;      // noise floor used
+    Direction direction = Direction::None;
+    Role role = Role::Diagnostic;
     Change change = Change::Changed;
+    std::string note;        // e.g. too few repetitions on a side
 };
 
 struct DiffResult {
     std::size_t base_runs = 0;
     std::size_t new_runs = 0;
     std::vector<StatusChange> statuses;
-    std::vector<MeasurementChange> measurements;
+    std::vector<MeasurementChange> measurements;  // key and diagnostic; views hide diagnostics unless --all
+    std::vector<std::string> different_nodes;     // why the sides are not one kind of node
     std::vector<Rejected> rejected;
 
+    // Only a status that got worse or a key figure beyond noise the bad way, on comparable nodes.
     bool regressed() const;
+    std::size_t key_regressions() const;
 };
 
 // A run selection: `key=glob[,key=glob...]` over the group keys, e.g. `distro=Debian*12*,gpu=NVIDIA H200`.
@@ -59,14 +84,18 @@ std::optional<GroupFilter> parse_group_filter(const std::string& text);  // null
 bool filter_matches(const GroupFilter& f, const GroupValues& values);
 
 DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter);
+// The noise rule for one figure (reports/README.md "How diff tells a regression from noise").
+MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base,
+                               const Figure& now, const ToleranceTable& tolerances);
 // Pure: compares two aggregated sides under a tolerance table.
 DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const ToleranceTable& tolerances);
 
-std::string render_diff_terminal(const DiffResult& d, bool colour);
-std::string render_diff_markdown(const DiffResult& d);
+std::string render_diff_terminal(const DiffResult& d, bool colour, bool all = false);
+std::string render_diff_markdown(const DiffResult& d, bool all = false);
 nlohmann::json diff_to_json(const DiffResult& d);
 
-// Diff exit status: 1 regressed, 2 a side had no readable run, 3 partial input, 0 otherwise.
+// Diff exit status: 1 regressed, 2 bad input or a side had no readable run, 3 partial input,
+// 4 the sides are different nodes (not compared as a regression), 0 otherwise.
 int diff_exit_code(const DiffResult& d);
 
 void add_diff_command(CLI::App& app, int& exit_code);

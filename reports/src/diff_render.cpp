@@ -1,6 +1,8 @@
 // Views of a diff, and the `diff` subcommand.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,52 +19,94 @@ namespace gpuconform {
 namespace {
 
 const char* change_name(Change c) {
-    return c == Change::Worse ? "worse" : c == Change::Better ? "better" : "changed";
+    return c == Change::Worse             ? "worse"
+           : c == Change::Better          ? "better"
+           : c == Change::CouldNotCompare ? "could not compare"
+                                          : "changed";
 }
 
 std::string status_or_none(const std::optional<Status>& s) {
     return s ? to_string(*s) : "no result";
 }
 
+// Key figures always; diagnostics only with --all.
+bool shown(const MeasurementChange& m, bool all) {
+    return all || m.role == Role::Key;
+}
+
+std::string verdict_line(const DiffResult& d) {
+    if (!d.different_nodes.empty()) {
+        return "verdict: DIFFERENT NODES (not compared as a regression)";
+    }
+    if (d.regressed()) {
+        return "verdict: REGRESSED";
+    }
+    return "verdict: no regression";
+}
+
+std::string spread(double lo, double hi) {
+    return lo == hi ? "" : fmt::format(" [{:.4g}..{:.4g}]", lo, hi);
+}
+
 }  // namespace
 
-std::string render_diff_terminal(const DiffResult& d, bool colour) {
+std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
     const auto paint = [&](Change c, const std::string& t) {
         const char* code = c == Change::Worse ? "\x1b[31m" : c == Change::Better ? "\x1b[32m" : "\x1b[33m";
         return colour ? code + t + "\x1b[0m" : t;
     };
-    std::string out = fmt::format("base: {} runs, new: {} runs; {} status changes, {} measurements moved beyond tolerance\n",
-                                  d.base_runs, d.new_runs, d.statuses.size(), d.measurements.size());
+    const auto hidden = std::count_if(d.measurements.begin(), d.measurements.end(),
+                                      [&](const MeasurementChange& m) { return !shown(m, all); });
+    std::string out = fmt::format("base: {} runs, new: {} runs; {} status changes, {} key figures regressed beyond noise\n",
+                                  d.base_runs, d.new_runs, d.statuses.size(), d.key_regressions());
+    for (const std::string& why : d.different_nodes) {
+        out += fmt::format("  different nodes: {}\n", terminal_safe(why));
+    }
     for (const StatusChange& c : d.statuses) {
         out += fmt::format("  {:<7} {}: {} → {}  ({} → {})\n", paint(c.change, change_name(c.change)),
                            terminal_safe(c.label), status_or_none(c.base), status_or_none(c.now),
                            c.base_counts.empty() ? "-" : c.base_counts, c.now_counts.empty() ? "-" : c.now_counts);
     }
     for (const MeasurementChange& m : d.measurements) {
-        out += fmt::format("  {:<7} {} {}: {:.4g} → {:.4g} {} ({:+.1f}%, tolerance {:.0f}%)\n",
-                           paint(m.change, change_name(m.change)), terminal_safe(m.label), terminal_safe(m.name), m.base,
-                           m.now, terminal_safe(m.unit), m.relative * 100, m.tolerance * 100);
+        if (!shown(m, all)) {
+            continue;
+        }
+        out += fmt::format("  {:<7} {} {} {} {}: {:.4g}{} → {:.4g}{} {} ({:+.1f}%, noise floor {:.0f}%){}\n",
+                           paint(m.change, change_name(m.change)), to_string(m.role), terminal_safe(m.label),
+                           terminal_safe(m.name), to_string(m.direction) + " is better", m.base, spread(m.base_lo, m.base_hi),
+                           m.now, spread(m.now_lo, m.now_hi), terminal_safe(m.unit), m.relative * 100, m.floor * 100,
+                           m.note.empty() ? "" : "; " + m.note);
+    }
+    if (hidden > 0) {
+        out += fmt::format("  ({} diagnostic figures moved beyond noise; --all shows them)\n", hidden);
     }
     for (const Rejected& r : d.rejected) {
         out += fmt::format("  rejected input {}: {}\n", terminal_safe(r.path), terminal_safe(r.reason));
     }
-    out += d.regressed() ? "verdict: REGRESSED\n" : "verdict: no regression\n";
-    return out;
+    return out + verdict_line(d) + "\n";
 }
 
-std::string render_diff_markdown(const DiffResult& d) {
+std::string render_diff_markdown(const DiffResult& d, bool all) {
     std::string out = fmt::format("# gpuconform diff\n\nbase: {} runs, new: {} runs. **{}**\n\n", d.base_runs, d.new_runs,
-                                  d.regressed() ? "Regressed" : "No regression");
-    out += "| change | check | base | new |\n|---|---|---|---|\n";
+                                  verdict_line(d).substr(9));
+    for (const std::string& why : d.different_nodes) {
+        out += fmt::format("- different nodes: {}\n", markdown_cell(why));
+    }
+    out += "\n| change | check | base | new |\n|---|---|---|---|\n";
     for (const StatusChange& c : d.statuses) {
         out += fmt::format("| {} | `{}` | {} ({}) | {} ({}) |\n", change_name(c.change), markdown_cell(c.label),
                            status_or_none(c.base), c.base_counts, status_or_none(c.now), c.now_counts);
     }
-    out += "\n| change | check | measurement | base | new | moved | tolerance |\n|---|---|---|---|---|---|---|\n";
+    out += "\n| change | role | check | measurement | base | new | moved | noise floor | note |\n"
+           "|---|---|---|---|---|---|---|---|---|\n";
     for (const MeasurementChange& m : d.measurements) {
-        out += fmt::format("| {} | `{}` | {} | {:.4g} {} | {:.4g} {} | {:+.1f}% | {:.0f}% |\n", change_name(m.change),
-                           markdown_cell(m.label), markdown_cell(m.name), m.base, markdown_cell(m.unit), m.now,
-                           markdown_cell(m.unit), m.relative * 100, m.tolerance * 100);
+        if (!shown(m, all)) {
+            continue;
+        }
+        out += fmt::format("| {} | {} | `{}` | {} | {:.4g}{} {} | {:.4g}{} {} | {:+.1f}% | {:.0f}% | {} |\n",
+                           change_name(m.change), to_string(m.role), markdown_cell(m.label), markdown_cell(m.name), m.base,
+                           spread(m.base_lo, m.base_hi), markdown_cell(m.unit), m.now, spread(m.now_lo, m.now_hi),
+                           markdown_cell(m.unit), m.relative * 100, m.floor * 100, markdown_cell(m.note));
     }
     for (const Rejected& r : d.rejected) {
         out += fmt::format("\n- rejected input `{}`: {}", markdown_cell(r.path), markdown_cell(r.reason));
@@ -80,16 +124,21 @@ nlohmann::json diff_to_json(const DiffResult& d) {
     }
     nlohmann::json measurements = nlohmann::json::array();
     for (const MeasurementChange& m : d.measurements) {
+        const auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
         measurements.push_back({{"check", m.label}, {"name", m.name}, {"unit", m.unit}, {"base", m.base}, {"new", m.now},
-                                {"relative", m.relative}, {"tolerance", m.tolerance}, {"change", change_name(m.change)}});
+                                {"base_min", m.base_lo}, {"base_max", m.base_hi}, {"new_min", m.now_lo},
+                                {"new_max", m.now_hi}, {"relative", finite(m.relative)}, {"noise_floor", m.floor},
+                                {"direction", to_string(m.direction)}, {"role", to_string(m.role)},
+                                {"change", change_name(m.change)}, {"note", m.note}});
     }
     nlohmann::json rejected = nlohmann::json::array();
     for (const Rejected& r : d.rejected) {
         rejected.push_back({{"path", r.path}, {"reason", r.reason}});
     }
-    return {{"schema", "gpuconform-diff"}, {"schema_version", "1.0"}, {"base_runs", d.base_runs},
-            {"new_runs", d.new_runs}, {"regressed", d.regressed()}, {"statuses", statuses},
-            {"measurements", measurements}, {"rejected", rejected}};
+    return {{"schema", "gpuconform-diff"}, {"schema_version", "1.1"}, {"base_runs", d.base_runs},
+            {"new_runs", d.new_runs}, {"regressed", d.regressed()}, {"verdict", verdict_line(d).substr(9)},
+            {"different_nodes", d.different_nodes}, {"statuses", statuses}, {"measurements", measurements},
+            {"rejected", rejected}};
 }
 
 namespace {
@@ -101,6 +150,7 @@ struct DiffOptions {
     std::string tolerances;
     std::string format = "terminal";
     std::string output;
+    bool all = false;
 };
 
 // A side is a report file or folder when that path exists, else a group filter over --in.
@@ -146,8 +196,8 @@ int run_diff(const DiffOptions& o) {
     const char* no_colour = std::getenv("NO_COLOR");
     const bool colour = o.output.empty() && isatty(STDOUT_FILENO) && (no_colour == nullptr || *no_colour == '\0');
     const std::string text = o.format == "json"       ? diff_to_json(d).dump(2) + "\n"
-                             : o.format == "markdown" ? render_diff_markdown(d)
-                                                      : render_diff_terminal(d, colour);
+                             : o.format == "markdown" ? render_diff_markdown(d, o.all)
+                                                      : render_diff_terminal(d, colour, o.all);
     std::string error;
     if (!(o.output.empty() ? write_all(STDOUT_FILENO, text, error) : write_file_atomic(o.output, text, error))) {
         std::cerr << "gpuconform diff: " << (o.output.empty() ? "cannot write to stdout: " : "") << error << "\n";
@@ -165,15 +215,18 @@ void add_diff_command(CLI::App& app, int& exit_code) {
                                      "driver, runtime, torch, gpu, host) applied to --in")->required();
     cmd->add_option("new", o->now, "NEW: same forms as BASE")->required();
     cmd->add_option("--in", o->in, "a report or folder that filters select from (repeatable)")->allow_extra_args(false);
-    cmd->add_option("--tolerances", o->tolerances, "YAML of per-measurement tolerances (reports/examples/tolerances.yaml); "
-                                                   "default: 10% relative for every measurement");
+    cmd->add_option("--tolerances", o->tolerances, "YAML overriding measurements' noise floors, direction or role "
+                                                   "(reports/examples/tolerances.yaml); default: each measurement's declaration");
+    cmd->add_flag("--all", o->all, "Also list diagnostic figures (call latencies, pageable copies) that moved beyond noise");
     cmd->add_option("-f,--format", o->format, "terminal|markdown|json")->check(CLI::IsMember({"terminal", "markdown", "json"}));
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
     cmd->footer("Example: gpuconform diff --in fleet/ 'distro=Debian*12*,gpu=NVIDIA H200' 'distro=Debian*13*,gpu=NVIDIA H200'\n"
-                "A status that got worse, a check that stopped reporting, a new check that fails, and a measurement that "
-                "moved the wrong way beyond its tolerance are regressions.\n"
-                "Exit status: 0 no regression; 1 regressed; 2 bad usage or a side with no readable report; "
-                "3 no regression but some inputs were rejected.");
+                "REGRESSED means a status got worse (a check now fails or errors, stopped reporting, or is new and "
+                "fails) or a key figure's new median lies outside the base's min..max widened by its noise floor, "
+                "the bad way. Errored or disturbed results are 'could not compare'. Different GPU models, driver "
+                "branches or link widths are different nodes, not a regression.\n"
+                "Exit status: 0 no regression; 1 regressed; 2 bad usage, a bad tolerance file or a side with no "
+                "readable report; 3 no regression but some inputs were rejected; 4 different nodes.");
     cmd->callback([o, &exit_code] { exit_code = run_diff(*o); });
 }
 

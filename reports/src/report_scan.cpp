@@ -108,6 +108,10 @@ private:
             m_backend.clear();
             m_device.reset();
         }
+        if (!array && m_frames.size() == 3 && m_frames[1].array && m_frames[0].key == "results" &&
+            m_frames[2].key == "disturbance") {
+            m_result.disturbed = true;
+        }
         if (m_frames.size() == 1) {
             saw_results = saw_results || (array && m_frames[0].key == "results");
             saw_environment = saw_environment || (!array && m_frames[0].key == "environment");
@@ -184,6 +188,14 @@ private:
         } else if (is({"results", "#", "measurements", "#", "value"})) {
             m_measurement.value = v;
             m_has_value = true;
+        } else if (is({"results", "#", "measurements", "#", "min"})) {
+            m_measurement.min = v;
+        } else if (is({"results", "#", "measurements", "#", "max"})) {
+            m_measurement.max = v;
+        } else if (is({"results", "#", "measurements", "#", "samples", "#"})) {
+            m_measurement.samples.push_back(v);
+        } else if (is({"results", "#", "measurements", "#", "n"})) {
+            m_measurement.n = static_cast<int>(v);
         }
         return true;
     }
@@ -217,6 +229,10 @@ bool ScanHandler::scalar(std::string* s) {
         m_measurement.name = *s;
     } else if (is({"results", "#", "measurements", "#", "unit"})) {
         m_measurement.unit = *s;
+    } else if (is({"results", "#", "measurements", "#", "direction"})) {
+        m_measurement.direction = *s;
+    } else if (is({"results", "#", "measurements", "#", "role"})) {
+        m_measurement.role = *s;
     } else if (is({"run", "id"})) {
         report.run_id = *s;
     } else if (is({"environment", "hostname"})) {

@@ -23,12 +23,19 @@ struct ScannedMeasurement {
     std::string name;
     std::string unit;
     double value = 0.0;
+    std::optional<double> min;  // the measurement's own spread, when it had several samples
+    std::optional<double> max;
+    int n = 1;
+    std::string direction;  // "higher", "lower", "none"; empty in reports before schema 1.1
+    std::string role;       // "key", "diagnostic"; empty likewise
+    std::vector<double> samples;  // `run --repeat`: each repetition's value
 };
 
 struct ScannedResult {
     std::string id;
     std::string device;  // "cuda:0", or "" for host and backend-wide checks
     Status status = Status::Error;
+    bool disturbed = false;  // carries `disturbance`: another GPU user moved its figures
     std::vector<ScannedMeasurement> measurements;
 };
 

@@ -111,9 +111,12 @@ void scan_one(const std::string& path, std::string& text, bool keep_detail, cons
     entry.results.reserve(scanned->results.size());
     for (const ScannedResult& r : scanned->results) {
         const std::uint32_t label = t.labels.intern(r.id + '\x1f' + r.device);
-        entry.results.push_back({label, r.status});
+        entry.results.push_back({label, r.status, r.disturbed});
         for (const ScannedMeasurement& m : r.measurements) {
-            entry.measurements.push_back({label, t.measures.intern(m.name + '\x1f' + m.unit), m.value});
+            entry.measurements.push_back({label, t.measures.intern(m.name + '\x1f' + m.unit), m.value,
+                                          std::min(m.value, m.min.value_or(m.value)),
+                                          std::max(m.value, m.max.value_or(m.value)), std::max(m.n, 1),
+                                          direction_from_string(m.direction), role_from_string(m.role), m.samples});
         }
     }
     const bool has_problem = std::any_of(entry.results.begin(), entry.results.end(),

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "report_scan.hpp"
 
@@ -33,12 +34,19 @@ struct Rejected {
 struct ResultEntry {
     std::uint32_t label;  // into ReportSet::labels: "id\x1f" + device
     Status status;
+    bool disturbed = false;  // another GPU user moved its figures (issue 10's `disturbance`)
 };
 
 struct MeasurementEntry {
     std::uint32_t label;  // the result it belongs to
     std::uint32_t name;   // into ReportSet::measures: "name\x1f" + unit
     double value;
+    double lo;  // the measurement's own min..max (value when the report kept none)
+    double hi;
+    int n;
+    std::optional<Direction> direction;  // as the report says; unset in reports before 1.1
+    std::optional<Role> role;
+    std::vector<double> repetitions;  // `samples` of a `run --repeat` report; empty otherwise
 };
 
 // A result someone should look at (warn, fail, error), read from the full document only for

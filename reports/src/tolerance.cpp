@@ -2,64 +2,127 @@
 
 #include <fnmatch.h>
 
-#include <array>
+#include <cmath>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include <yaml-cpp/yaml.h>
 
 namespace gpuconform {
 
-Better better_from_unit(const std::string& unit) {
-    constexpr std::array<const char*, 7> higher{"GB/s", "GiB/s", "MB/s", "MiB/s", "ops/s", "ratio", "x"};
-    constexpr std::array<const char*, 4> lower{"ms", "s", "us", "ns"};
-    for (const char* u : higher) {
-        if (unit == u) {
-            return Better::Higher;
-        }
-    }
-    for (const char* u : lower) {
-        if (unit == u) {
-            return Better::Lower;
-        }
-    }
-    return Better::Either;
-}
-
-std::pair<double, Better> ToleranceTable::resolve(const std::string& check_id, const std::string& name,
-                                                  const std::string& unit) const {
+const ToleranceRule* ToleranceTable::find(const std::string& check_id, const std::string& name) const {
     const std::string qualified = check_id + "/" + name;
     for (const ToleranceRule& rule : rules) {
         if (fnmatch(rule.match.c_str(), qualified.c_str(), 0) == 0 || fnmatch(rule.match.c_str(), name.c_str(), 0) == 0) {
-            return {rule.relative, rule.better.value_or(better_from_unit(unit))};
+            return &rule;
         }
     }
-    return {default_relative, better_from_unit(unit)};
+    return nullptr;
+}
+
+namespace {
+
+[[noreturn]] void fail_at(const std::string& file, const YAML::Node& n, const std::string& why) {
+    throw std::runtime_error(file + ":" + std::to_string(n.Mark().line + 1) + ": " + why);
+}
+
+double read_floor(const std::string& file, const YAML::Node& n, const char* key) {
+    double v = 0;
+    try {
+        v = n.as<double>();
+    } catch (const YAML::Exception&) {
+        fail_at(file, n, std::string(key) + " must be a number, not '" + n.as<std::string>("?") + "'");
+    }
+    if (!std::isfinite(v) || v < 0) {
+        fail_at(file, n, std::string(key) + " must be a finite number >= 0 (0.15 = 15%), not '" + n.as<std::string>("?") + "'");
+    }
+    return v;
+}
+
+std::string scalar_of(const std::string& file, const YAML::Node& n, const char* key) {
+    if (!n.IsScalar()) {
+        fail_at(file, n, std::string(key) + " must be a single word");
+    }
+    return n.as<std::string>();
+}
+
+ToleranceRule read_rule(const std::string& file, const YAML::Node& n) {
+    if (!n.IsMap()) {
+        fail_at(file, n, "each measurements entry is a map {match, tolerance, better, role}");
+    }
+    ToleranceRule rule;
+    rule.line = n.Mark().line + 1;
+    for (const auto& kv : n) {
+        const std::string key = kv.first.as<std::string>();
+        if (key == "match") {
+            rule.match = scalar_of(file, kv.second, "match");
+        } else if (key == "tolerance") {
+            rule.floor = read_floor(file, kv.second, "tolerance");
+        } else if (key == "better") {
+            const std::string b = scalar_of(file, kv.second, "better");
+            rule.direction = b == "either" ? std::optional(Direction::None) : direction_from_string(b);
+            if (!rule.direction) {
+                fail_at(file, kv.second, "better must be higher, lower or none, not '" + b + "'");
+            }
+        } else if (key == "role") {
+            const std::string r = scalar_of(file, kv.second, "role");
+            rule.role = role_from_string(r);
+            if (!rule.role) {
+                fail_at(file, kv.second, "role must be key or diagnostic, not '" + r + "'");
+            }
+        } else {
+            fail_at(file, kv.first, "unknown key '" + key + "' (known: match, tolerance, better, role)");
+        }
+    }
+    if (rule.match.empty()) {
+        fail_at(file, n, "a measurements entry needs match");
+    }
+    return rule;
+}
+
+}  // namespace
+
+ToleranceTable parse_tolerances(const std::string& text, const std::string& file) {
+    ToleranceTable table;
+    YAML::Node root;
+    try {
+        root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+        throw std::runtime_error(file + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    }
+    if (root.IsNull()) {
+        return table;
+    }
+    if (!root.IsMap()) {
+        fail_at(file, root, "a tolerance file is a map with default and measurements");
+    }
+    for (const auto& kv : root) {
+        const std::string key = kv.first.as<std::string>();
+        if (key == "default") {
+            table.default_floor = read_floor(file, kv.second, "default");
+        } else if (key == "measurements") {
+            if (!kv.second.IsSequence()) {
+                fail_at(file, kv.second, "measurements must be a list");
+            }
+            for (const YAML::Node& n : kv.second) {
+                table.rules.push_back(read_rule(file, n));
+            }
+        } else {
+            fail_at(file, kv.first, "unknown key '" + key + "' (known: default, measurements)");
+        }
+    }
+    return table;
 }
 
 ToleranceTable load_tolerances(const std::string& path) {
-    ToleranceTable table;
-    try {
-        const YAML::Node root = YAML::LoadFile(path);
-        if (root["default"]) {
-            table.default_relative = root["default"].as<double>();
-        }
-        for (const YAML::Node& n : root["measurements"]) {
-            ToleranceRule rule;
-            rule.match = n["match"].as<std::string>();
-            rule.relative = n["tolerance"].as<double>();
-            if (n["better"]) {
-                const std::string b = n["better"].as<std::string>();
-                if (b != "higher" && b != "lower" && b != "either") {
-                    throw std::runtime_error("better must be higher, lower or either, not '" + b + "'");
-                }
-                rule.better = b == "higher" ? Better::Higher : b == "lower" ? Better::Lower : Better::Either;
-            }
-            table.rules.push_back(rule);
-        }
-    } catch (const YAML::Exception& e) {
-        throw std::runtime_error(path + ": " + e.what());
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw std::runtime_error(path + ": cannot read");
     }
-    return table;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_tolerances(text.str(), path);
 }
 
 }  // namespace gpuconform

@@ -1,33 +1,34 @@
-// How far a measurement may move between two roll-ups before `diff` calls it news.
-// Data, not code: a small YAML file (reports/examples/tolerances.yaml) overrides the defaults.
+// Operator overrides for `diff`: a small YAML file (reports/examples/tolerances.yaml) that
+// widens or narrows a measurement's noise floor, or re-declares its direction or role. Without
+// one, each measurement's declared meaning (probes/core/measure_meaning.hpp) applies.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/measure_meaning.hpp"
+
 namespace gpuconform {
 
-enum class Better { Higher, Lower, Either };
-
 struct ToleranceRule {
-    std::string match;          // fnmatch pattern over "check.id/measurement_name" or the bare name
-    double relative = 0.10;     // |new - base| / |base| beyond this is reported
-    std::optional<Better> better;  // unset: from the unit
+    std::string match;                 // fnmatch pattern over "check.id/measurement_name" or the bare name
+    std::optional<double> floor;       // `tolerance`: relative noise floor, >= 0
+    std::optional<Direction> direction;  // `better`: higher, lower, none (or its old name, either)
+    std::optional<Role> role;          // `role`: key, diagnostic
+    int line = 0;                      // where the rule sits in its file, for messages
 };
 
 struct ToleranceTable {
-    double default_relative = 0.10;
-    std::vector<ToleranceRule> rules;  // first match wins
+    std::optional<double> default_floor;  // `default`: for measurements nothing declares
+    std::vector<ToleranceRule> rules;     // first match wins
 
-    // The tolerance and good direction for one measurement.
-    std::pair<double, Better> resolve(const std::string& check_id, const std::string& name, const std::string& unit) const;
+    const ToleranceRule* find(const std::string& check_id, const std::string& name) const;
 };
 
-// GB/s, ops/s, ratio: higher is better; ms, s, us, ns: lower is better; anything else: either.
-Better better_from_unit(const std::string& unit);
-
-// Reads `default: 0.1` and `measurements: [{match, tolerance, better}]`; throws std::runtime_error.
+// Throws std::runtime_error "FILE:LINE: why" for bad YAML, unknown keys, NaN, inf or negative
+// tolerances and unknown words.
+ToleranceTable parse_tolerances(const std::string& text, const std::string& file);
 ToleranceTable load_tolerances(const std::string& path);
 
 }  // namespace gpuconform

@@ -18,6 +18,8 @@
 //   no_overlap              one engine for everything: copies and kernels serialize across streams
 //   slow_link               host <-> device (and peer) bandwidth divided by 8
 //   degraded_link           host <-> device (and peer) bandwidth at 60 %: the one slow GPU among siblings
+//   link_at_80pct           host <-> device (and peer) bandwidth at 80 %: passes every check; only a
+//                           diff against the node's own baseline catches it
 //   no_peer                 this device can access no peer, and no peer can access it
 //   hang                    kernels never finish (until the backend is destroyed)
 //   crash                   the first kernel launch raises SIGSEGV

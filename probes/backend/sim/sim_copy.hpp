@@ -39,7 +39,8 @@ inline CopyMode copy_mode(CopyKind kind, bool host_pinned, std::size_t bytes, co
 // slow_link: an eighth of the rate (fails any floor); degraded_link: 60 % (passes a loose
 // floor, but falls well below its healthy siblings).
 inline double link_factor(const FaultSet& faults) {
-    return (faults.has(Fault::SlowLink) ? 1.0 / 8.0 : 1.0) * (faults.has(Fault::DegradedLink) ? 0.6 : 1.0);
+    return (faults.has(Fault::SlowLink) ? 1.0 / 8.0 : 1.0) * (faults.has(Fault::DegradedLink) ? 0.6 : 1.0) *
+           (faults.has(Fault::LinkAt80) ? 0.8 : 1.0);
 }
 
 inline std::chrono::nanoseconds copy_duration(CopyKind kind, bool host_pinned, std::size_t bytes,

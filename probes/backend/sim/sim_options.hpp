@@ -37,6 +37,7 @@ enum class Fault : std::uint32_t {
     StickyError,
     DegradedLink,
     NoPeer,
+    LinkAt80,
 };
 
 struct FaultName {
@@ -44,7 +45,7 @@ struct FaultName {
     std::string_view name;
 };
 
-constexpr std::array<FaultName, 13> k_fault_names{{
+constexpr std::array<FaultName, 14> k_fault_names{{
     {Fault::PinnedCopyBlocks, "pinned_copy_blocks"},
     {Fault::LaunchBlocks, "launch_blocks"},
     {Fault::PageableD2hEarly, "pageable_d2h_early"},
@@ -58,6 +59,7 @@ constexpr std::array<FaultName, 13> k_fault_names{{
     {Fault::StickyError, "sticky_error"},
     {Fault::DegradedLink, "degraded_link"},
     {Fault::NoPeer, "no_peer"},
+    {Fault::LinkAt80, "link_at_80pct"},
 }};
 
 class FaultSet {
