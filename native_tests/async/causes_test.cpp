@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "runner/causes.hpp"
+#include "runtime/runtime_common.hpp"
 
 namespace gpuconform {
 namespace {
@@ -104,3 +105,20 @@ TEST(Causes, PassingResultsExplainNothing) {
 
 }  // namespace
 }  // namespace gpuconform
+
+// CUDA reads *_VISIBLE_DEVICES up to its first invalid entry: one that is invalid from the start
+// (or an empty value) hides every device, which the runtime devices check must not blame on the install.
+TEST(VisibilityValue, HidesAllOnlyWhenTheFirstEntryIsInvalid) {
+    struct Case {
+        std::string value;
+        bool hides;
+    };
+    const std::vector<Case> cases = {
+        {"", true},         {"-1", true},          {"NoDevFiles", true}, {"\xEF\xBF\xBD", true},
+        {"0", false},       {"1,0", false},        {"0,x", false},       {"GPU-8f3c2a10", false},
+        {"MIG-1a2b", false}, {"x,0", true},        {",0", true},
+    };
+    for (const auto& c : cases) {
+        EXPECT_EQ(gpuconform::visibility_value_hides_all(c.value), c.hides) << "'" << c.value << "'";
+    }
+}

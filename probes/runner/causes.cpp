@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "host/gpu_env_vars.hpp"
+#include "runtime/runtime_common.hpp"
 
 namespace gpuconform {
 
@@ -18,7 +19,7 @@ bool matches(std::string_view glob, const std::string& id) {
     return fnmatch(std::string(glob).c_str(), id.c_str(), 0) == 0;
 }
 
-bool hides_all(const std::string& value) { return value.empty() || value == "-1" || value == "NoDevFiles"; }
+bool hides_all(const std::string& value) { return visibility_value_hides_all(value); }
 
 constexpr std::string_view k_no_device = "no GPU device visible to any runtime";
 

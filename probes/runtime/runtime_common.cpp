@@ -64,6 +64,30 @@ std::string visibility_filter(const Environment& env, const std::string& backend
     return out;
 }
 
+bool visibility_value_hides_all(const std::string& value) {
+    const std::string first = value.substr(0, value.find(','));
+    if (first.empty()) {
+        return true;
+    }
+    if (first.starts_with("GPU-") || first.starts_with("MIG-")) {
+        return false;
+    }
+    return first.find_first_not_of("0123456789") != std::string::npos;
+}
+
+std::string hiding_visibility_variable(const Environment& env, const std::string& backend) {
+    const std::vector<std::string> names = backend == "cuda"
+                                               ? std::vector<std::string>{"CUDA_VISIBLE_DEVICES"}
+                                               : std::vector<std::string>{"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+                                                                          "CUDA_VISIBLE_DEVICES"};
+    for (const auto& n : names) {
+        if (const auto it = env.gpu_env.find(n); it != env.gpu_env.end() && visibility_value_hides_all(it->second)) {
+            return fmt::format("{}=\"{}\"", n, it->second);
+        }
+    }
+    return "";
+}
+
 std::string likely_causes(const Environment& env, const std::string& backend) {
     std::vector<std::string> causes;
     if (const auto filter = visibility_filter(env, backend); !filter.empty()) {

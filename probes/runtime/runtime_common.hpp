@@ -16,6 +16,14 @@ std::vector<PciGpu> gpus_on_bus(const Environment& env, const std::string& backe
 std::string likely_causes(const Environment& env, const std::string& backend);
 // CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES when set ("" otherwise).
 std::string visibility_filter(const Environment& env, const std::string& backend);
+
+// True when a *_VISIBLE_DEVICES value leaves no device visible: empty, or a first entry that is
+// neither an index nor a GPU-/MIG- UUID ("devices whose index precedes the invalid index are
+// visible", https://docs.nvidia.com/cuda/cuda-c-programming-guide/#cuda-environment-variables).
+bool visibility_value_hides_all(const std::string& value);
+
+// The backend's visibility variable (name=value) that hides every device, or "".
+std::string hiding_visibility_variable(const Environment& env, const std::string& backend);
 std::string display_name(const std::string& backend);  // "CUDA", "HIP", "sim"
 // What to install when a runtime library is missing, in words.
 std::string install_hint(const std::string& backend);

@@ -28,6 +28,15 @@ void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) 
             throw SkipCheck(fmt::format("{} runtime sees no device: {}; no {} GPU on the PCI bus",
                                         display_name(backend), seen, backend == "sim" ? "simulated" : pci_vendor_of_backend(backend)));
         }
+        if (const auto hider = hiding_visibility_variable(ctx.env, backend); !hider.empty()) {
+            // The operator's variable, not the install: nothing here can be judged.
+            r.status = Status::Skip;
+            r.attribution = "host";
+            r.summary = fmt::format("{} hides all {} GPU(s) on the PCI bus from the {} runtime ({}): not judged",
+                                    hider, on_bus.size(), display_name(backend), seen);
+            r.remediation = "unset it, or list the GPUs to test, to judge the install";
+            return;
+        }
         r.status = Status::Fail;
         r.summary = fmt::format("{} GPU(s) on the PCI bus, but the {} runtime sees none: {}", on_bus.size(),
                                 display_name(backend), seen);
