@@ -41,6 +41,9 @@ const std::vector<MeasureDecl> k_declarations = {
     {"async.copy.pinned_capacity", "pinned_bytes", {k_up, k_diag, 0.00}},
     {"async.copy.source_reuse", "double_buffered_wrong_chunks", {k_down, k_diag, 0.00}},
     {"async.copy.source_reuse", "hazard_overwritten_words", {k_none, k_diag, 0.00}},
+    // Other users of the GPU: facts of the run, not of the install.
+    {"async.device.occupancy", "utilization", {k_none, k_diag, 0.00}},
+    {"async.device.occupancy", "memory_used", {k_none, k_diag, 0.00}},
     {"async.event.cross_stream_order", "stale_with_event_wait", {k_down, k_diag, 0.00}},
     {"async.event.cross_stream_order", "stale_without_wait", {k_none, k_diag, 0.00}},
     {"async.event.timing_accuracy", "relative_error", {k_down, k_diag, 1.00}},
@@ -73,6 +76,7 @@ const std::vector<MeasureDecl> k_declarations = {
     // Host and runtime facts: the check's status judges them; the diff only shows them.
     {"host.pcie.link", "* current_*", {k_up, k_diag, 0.00}},
     {"host.pcie.link", "* max_*", {k_none, k_diag, 0.00}},
+    {"host.toolchain.*", "compile_wall_s_total", {k_down, k_diag, 1.00}},
     {"host.memlock", "memlock_*", {k_up, k_diag, 0.00}},
     {"host.cpu", "logical_cpus", {k_none, k_diag, 0.00}},
     {"host.cpu", "numa_nodes", {k_none, k_diag, 0.00}},
