@@ -14,7 +14,7 @@ expect_rc() {  # want, got, what
     if [ "$2" -eq "$1" ]; then ok "$3 (exit $2)"; else bad "$3: exit $2, wanted $1"; fi
 }
 complete_report() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]=="gpuconform-report"' "$1" 2>/dev/null; }
-quick=("$gc" run --backend sim --layer host --quiet)
+quick=("$gc" run --backend sim --layer host --quick --quiet)
 
 # --- files we write are ours alone
 echo secret > victim; ln -s victim link.json

@@ -186,8 +186,9 @@ void run_compiles(std::vector<CompileRun>& runs, const std::string& dir, double 
     std::vector<std::future<ChildOutcome>> pending;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const std::string log = dir + "/compile-" + std::to_string(i) + ".log";
-        pending.push_back(std::async(std::launch::async, [argv = runs[i].argv, log, timeout_s] {
-            return run_child(argv, {}, log, timeout_s);
+        pending.push_back(std::async(std::launch::async, [argv = runs[i].argv, log, timeout_s, dir] {
+            // The compilers' own temporaries (clang leaves empty folders) land in our folder, removed after.
+            return run_child(argv, {{"TMPDIR", dir}}, log, timeout_s);
         }));
     }
     for (std::size_t i = 0; i < runs.size(); ++i) {
