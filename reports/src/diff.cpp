@@ -75,6 +75,15 @@ DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter) {
         if (const auto& driver = groups[static_cast<int>(GroupKey::Driver)]; !driver.empty()) {
             side.driver_branches.insert(driver_branch(driver));
         }
+        for (const GroupKey k : {GroupKey::Distro, GroupKey::Kernel, GroupKey::Driver, GroupKey::Runtime, GroupKey::Torch}) {
+            if (const auto& v = groups[static_cast<int>(k)]; !v.empty()) {
+                side.environment[k_group_key_names[static_cast<int>(k)]].insert(v);
+            }
+        }
+        for (const RunProblem& p : run.problems) {
+            const auto [id, device] = split_pair(set.labels.at(p.label));
+            side.findings[result_label(id, device)].insert(p.summary);
+        }
         std::set<std::uint32_t> unusable;  // labels whose figures this run cannot vouch for
         for (const ResultEntry& r : run.results) {
             const auto [id, device] = split_pair(set.labels.at(r.label));
@@ -112,6 +121,14 @@ DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter) {
 }
 
 namespace {
+
+std::string join_set(const std::set<std::string>& values) {
+    std::string out;
+    for (const auto& v : values) {
+        out += (out.empty() ? "" : " | ") + v;
+    }
+    return out;
+}
 
 std::string check_id_of(const std::string& label) {
     return label.substr(0, label.find(' '));
@@ -205,6 +222,11 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
             d.different_nodes.push_back(why);
         }
     }
+    for (const auto& [key, values] : base.environment) {
+        if (const auto it = now.environment.find(key); it != now.environment.end() && it->second != values) {
+            d.environment.push_back(fmt::format("{}: {} → {}", key, join_set(values), join_set(it->second)));
+        }
+    }
     std::set<std::string> labels;
     for (const auto& [l, _] : base.statuses) {
         labels.insert(l);
@@ -223,6 +245,11 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
             c.now_counts = it->second.text();
         }
         if (c.base && c.now && *c.base == *c.now) {
+            const auto b = base.findings.find(label);
+            const auto n = now.findings.find(label);
+            if (b != base.findings.end() && n != now.findings.end() && b->second != n->second) {
+                d.findings.push_back({label, *c.now, join_set(b->second), join_set(n->second)});
+            }
             continue;
         }
         if (base.disturbed.count(label) > 0 || now.disturbed.count(label) > 0) {

@@ -35,6 +35,8 @@ struct DiffSide {
     std::set<std::string> disturbed;                         // labels with a disturbed result
     std::map<std::pair<std::string, std::string>, Figure> figures;  // (label, name)
     std::set<std::string> gpus, driver_branches, link_widths;  // what makes a node comparable
+    std::map<std::string, std::set<std::string>> environment;  // distro, kernel, driver, runtime, torch
+    std::map<std::string, std::set<std::string>> findings;     // label -> summaries of warn/fail/error results
 };
 
 // Worse/Better: beyond noise the bad/good way; Changed: beyond noise where neither way is better;
@@ -65,12 +67,23 @@ struct MeasurementChange {
     std::string note;        // e.g. too few repetitions on a side
 };
 
+// A result that needs attention on both sides with the same status, but says something else now
+// (an upgrade's toolchain warning whose cause moved, say): what changed, not a regression.
+struct FindingChange {
+    std::string label;
+    Status status;
+    std::string base;
+    std::string now;
+};
+
 struct DiffResult {
     std::size_t base_runs = 0;
     std::size_t new_runs = 0;
     std::vector<StatusChange> statuses;
     std::vector<MeasurementChange> measurements;  // key and diagnostic; views hide diagnostics unless --all
     std::vector<std::string> different_nodes;     // why the sides are not one kind of node
+    std::vector<std::string> environment;         // "distro: A → B", for what differs between the sides
+    std::vector<FindingChange> findings;
     std::vector<Rejected> rejected;
 
     // Only a status that got worse or a key figure beyond noise the bad way, on comparable nodes.

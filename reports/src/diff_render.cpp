@@ -41,7 +41,13 @@ std::string verdict_line(const DiffResult& d) {
     if (d.regressed()) {
         return "verdict: REGRESSED";
     }
-    return "verdict: no regression";
+    std::size_t uncompared = 0;
+    for (const auto& s : d.statuses) {
+        uncompared += s.change == Change::CouldNotCompare ? 1 : 0;
+    }
+    // Said on the verdict line too, so "no regression" is never read as "all compared".
+    return uncompared == 0 ? "verdict: no regression"
+                           : fmt::format("verdict: no regression ({} result(s) could not be compared: see above)", uncompared);
 }
 
 std::string spread(double lo, double hi) {
@@ -61,6 +67,13 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
                                   d.base_runs, d.new_runs, d.statuses.size(), d.key_regressions());
     for (const std::string& why : d.different_nodes) {
         out += fmt::format("  different nodes: {}\n", terminal_safe(why));
+    }
+    for (const std::string& e : d.environment) {
+        out += fmt::format("  environment {}\n", terminal_safe(e));
+    }
+    for (const FindingChange& f : d.findings) {
+        out += fmt::format("  finding {} ({} on both sides)\n    was: {}\n    now: {}\n", terminal_safe(f.label),
+                           to_string(f.status), terminal_safe(f.base), terminal_safe(f.now));
     }
     for (const StatusChange& c : d.statuses) {
         out += fmt::format("  {:<7} {}: {} → {}  ({} → {})\n", paint(c.change, change_name(c.change)),
@@ -92,6 +105,13 @@ std::string render_diff_markdown(const DiffResult& d, bool all) {
     for (const std::string& why : d.different_nodes) {
         out += fmt::format("- different nodes: {}\n", markdown_cell(why));
     }
+    for (const std::string& e : d.environment) {
+        out += fmt::format("- environment {}\n", markdown_cell(e));
+    }
+    for (const FindingChange& f : d.findings) {
+        out += fmt::format("- finding `{}` ({} on both sides): was {}; now {}\n", markdown_cell(f.label), to_string(f.status),
+                           markdown_cell(f.base), markdown_cell(f.now));
+    }
     out += "\n| change | check | base | new |\n|---|---|---|---|\n";
     for (const StatusChange& c : d.statuses) {
         out += fmt::format("| {} | `{}` | {} ({}) | {} ({}) |\n", change_name(c.change), markdown_cell(c.label),
@@ -112,6 +132,14 @@ std::string render_diff_markdown(const DiffResult& d, bool all) {
         out += fmt::format("\n- rejected input `{}`: {}", markdown_cell(r.path), markdown_cell(r.reason));
     }
     return out + "\n";
+}
+
+static nlohmann::json findings_json(const DiffResult& d) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const FindingChange& f : d.findings) {
+        out.push_back({{"check", f.label}, {"status", to_string(f.status)}, {"base", f.base}, {"new", f.now}});
+    }
+    return out;
 }
 
 nlohmann::json diff_to_json(const DiffResult& d) {
@@ -137,7 +165,8 @@ nlohmann::json diff_to_json(const DiffResult& d) {
     }
     return {{"schema", "gpuconform-diff"}, {"schema_version", "1.1"}, {"base_runs", d.base_runs},
             {"new_runs", d.new_runs}, {"regressed", d.regressed()}, {"verdict", verdict_line(d).substr(9)},
-            {"different_nodes", d.different_nodes}, {"statuses", statuses}, {"measurements", measurements},
+            {"different_nodes", d.different_nodes}, {"environment", d.environment}, {"findings", findings_json(d)},
+            {"statuses", statuses}, {"measurements", measurements},
             {"rejected", rejected}};
 }
 
@@ -157,6 +186,7 @@ struct DiffOptions {
 DiffSide read_side(const std::string& spec, const DiffOptions& o, std::vector<Rejected>& rejected) {
     ReadOptions read;
     read.measurements = true;
+    read.problems = true;  // summaries of warn/fail/error results: findings that changed
     GroupFilter filter;
     std::vector<std::string> inputs{spec};
     if (!std::filesystem::exists(spec)) {

@@ -429,7 +429,8 @@ std::string trend_charts_html(const ReportSet& set) {
         }
         double step = 1;
         const double top = rounded_top(max_value, step);
-        const auto x = [&](std::size_t k) { return k_left + static_cast<double>(k) / static_cast<double>(runs.size() - 1) * k_plot_width; };
+        const double last_run = static_cast<double>(runs.size() - 1);  // a structured binding: not captured (clang)
+        const auto x = [&](std::size_t k) { return k_left + static_cast<double>(k) / last_run * k_plot_width; };
         const auto y = [&](double v) { return k_top + (1.0 - v / top) * (k_height - k_top - k_bottom); };
         std::string svg = fmt::format("<svg class=\"chart trend\" width=\"{}\" height=\"{}\" role=\"img\">", k_width, k_height);
         svg += value_axis(top, step, k_left, k_left + k_plot_width, y, "GB/s");
