@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Concurrent runs onto one --json path (issue 19): each pair of runs writes the same report
+# Concurrent runs onto one --json path: each pair of runs writes the same report
 # path at the same time. Afterwards the path must hold one complete report (parseable, whole,
 # one of the two runs' ids), no temporary file may be left beside it, and each run's exit
 # status must be the truth (0: its report was written). Usage:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Hostile use of the real executable (ctest label `faults`): signals, pipes, full disks, planted
-# links and FIFOs, nonsense options. Each case failed on the code before issue 19; each line
+# links and FIFOs, nonsense options. Each case failed on the code before the hostile-input work (941255c); each line
 # says what must hold. Usage: hostile_cli.sh path/to/gpuconform
 set -uo pipefail
 gc=$(realpath "$1")

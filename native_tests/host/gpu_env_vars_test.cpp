@@ -1,4 +1,4 @@
-// The variable table: DCGM's list and the rest of issue 10's, each with a source, each in the
+// The variable table: DCGM's list and the rest of the variables that change GPU behaviour, each with a source, each in the
 // repo's documentation; collection keeps non-UTF-8 values valid and their raw bytes escaped.
 #include <gtest/gtest.h>
 

@@ -96,7 +96,7 @@ void judge_overlap(CheckResult& r, const OverlapRuns& o, double min_ratio, const
                    const std::string& serial_hint, const std::string& remediation);
 
 // Largest overlap a measurement can show, with room for timer noise; outside [-margin, 1 + margin]
-// the figure is impossible (item 3 of issue 10: re-measure or error, never a verdict).
+// the figure is impossible (a number outside its physical range: re-measure or error, never a verdict).
 constexpr double k_overlap_noise_margin = 0.05;
 
 // A derived figure outside its physical range: `error` naming the figure, the raw timings stay in

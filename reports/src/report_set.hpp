@@ -34,7 +34,7 @@ struct Rejected {
 struct ResultEntry {
     std::uint32_t label;  // into ReportSet::labels: "id\x1f" + device
     Status status;
-    bool disturbed = false;  // another GPU user moved its figures (issue 10's `disturbance`)
+    bool disturbed = false;  // another GPU user moved its figures (the result's `disturbance`)
 };
 
 struct MeasurementEntry {
