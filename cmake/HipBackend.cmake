@@ -47,4 +47,11 @@ if(GPUCONFORM_BUILD_HIP)
   add_custom_target(gpuconform-hip ALL DEPENDS ${_out})
   add_dependencies(gpuconform gpuconform-hip)
   install(FILES ${_out} DESTINATION ${GPUCONFORM_INSTALL_MODULE_DIR} COMPONENT hip)
+  # hipcc's output is no CMake target, so `cmake --install --strip` (CPACK_STRIP_FILES) skips it:
+  # strip it the same way here (the dynamic symbols dlopen needs stay).
+  get_filename_component(_hip_name ${_out} NAME)
+  install(CODE "if(CMAKE_INSTALL_DO_STRIP)
+    execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-unneeded
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${GPUCONFORM_INSTALL_MODULE_DIR}/${_hip_name}\" COMMAND_ERROR_IS_FATAL ANY)
+  endif()" COMPONENT hip)
 endif()
