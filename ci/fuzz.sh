@@ -20,8 +20,10 @@ for harness in report profile; do
     if [ $harness = report ]; then seeds+=(reports/samples native_tests/data/reports); else seeds+=(probes/profiles); fi
     work="$build/corpus-$harness"
     mkdir -p "$work"
+    exe="$build/native_tests/fuzz/fuzz_$harness"
+    [ -x "$exe" ] || { echo "fuzz: $exe was not built" >&2; exit 2; }
     echo "fuzz_$harness: ${seconds}s"
-    if ! "$build/fuzz_$harness" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    if ! "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$build/crashes/$harness-" "$work" "${seeds[@]}" >"$build/fuzz-$harness.log" 2>&1; then
         tail -40 "$build/fuzz-$harness.log" >&2
         echo "fuzz_$harness found a crash: $(ls "$build"/crashes/$harness-* 2>/dev/null)" >&2
