@@ -32,10 +32,13 @@ if(GPUCONFORM_BUILD_CUDA)
   endif()
   add_library(gpuconform-cuda MODULE ${CMAKE_SOURCE_DIR}/probes/backend/cuda/cuda_backend.cu)
   target_include_directories(gpuconform-cuda PRIVATE ${CMAKE_SOURCE_DIR}/probes)
+  target_compile_options(gpuconform-cuda PRIVATE ${GPUCONFORM_CUDA_WARNINGS})
   set_target_properties(gpuconform-cuda PROPERTIES
     CUDA_ARCHITECTURES "${GPUCONFORM_CUDA_ARCHITECTURES}"
     CUDA_RUNTIME_LIBRARY Static
-    CUDA_STANDARD 17
+    CUDA_STANDARD ${GPUCONFORM_GPU_CXX_STANDARD}
+    CUDA_STANDARD_REQUIRED ON
+    CUDA_EXTENSIONS OFF
     PREFIX "lib"
     LIBRARY_OUTPUT_DIRECTORY ${GPUCONFORM_MODULE_DIR})
   install(TARGETS gpuconform-cuda LIBRARY DESTINATION ${GPUCONFORM_INSTALL_MODULE_DIR} COMPONENT cuda)

@@ -39,9 +39,9 @@ if(GPUCONFORM_BUILD_HIP)
   add_custom_command(
     OUTPUT ${_out}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${GPUCONFORM_MODULE_DIR}
-    COMMAND ${GPUCONFORM_HIPCC} -x hip -std=c++20 -O2 -fPIC -shared ${_offload}
-            -I${CMAKE_SOURCE_DIR}/probes -o ${_out} ${_src}
-    DEPENDS ${_src} ${CMAKE_SOURCE_DIR}/probes/backend/backend.hpp ${CMAKE_SOURCE_DIR}/probes/backend/pattern.hpp
+    COMMAND ${GPUCONFORM_HIPCC} -x hip -std=c++${GPUCONFORM_GPU_CXX_STANDARD} -O2 -fPIC -shared
+            ${GPUCONFORM_HIP_WARNINGS} ${_offload} -I${CMAKE_SOURCE_DIR}/probes -o ${_out} ${_src}
+    DEPENDS ${_src} ${CMAKE_SOURCE_DIR}/probes/backend/hip/hip_vendor.hpp ${GPUCONFORM_GPU_BODY}
     COMMENT "Building HIP backend module (${GPUCONFORM_HIP_TARGETS})"
     VERBATIM)
   add_custom_target(gpuconform-hip ALL DEPENDS ${_out})

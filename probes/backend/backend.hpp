@@ -1,6 +1,6 @@
 // The one small interface every device check is written against.
-// Implemented once per vendor (cuda/, hip/) with the vendor API directly, one call per
-// operation, and once on the CPU (sim/) with fault knobs. Modules are loaded at run time
+// Implemented once for both GPU runtimes (gpu/, over the vendor facts in cuda/ and hip/) with
+// the vendor API directly, one call per operation, and once on the CPU (sim/) with fault knobs. Modules are loaded at run time
 // (see module_loader.hpp), so nothing here may depend on a vendor header.
 #pragma once
 

@@ -1,0 +1,71 @@
+// The HIP facts the shared GPU backend body (backend/gpu/gpu_backend_body.hpp) is written
+// against; nothing here but what differs from CUDA. Every other runtime name is the prefix
+// below + the name the body spells with GC_RT (GC_RT(StreamCreateWithFlags) is
+// hipStreamCreateWithFlags); the prefix is also the backend's name.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "backend/backend.hpp"
+
+#define GC_RT_PREFIX hip
+
+namespace gpuconform::vendor {
+
+constexpr const char* k_vendor_name = "amd";
+
+using DeviceProp = hipDeviceProp_t;
+
+// HIP has no cudaStreamLegacy handle: its null stream has the legacy default-stream semantics.
+// hipStreamPerThread is (hipStream_t)2, our k_per_thread_stream, and passes through.
+inline hipStream_t native_stream(StreamHandle h) {
+    return h == k_legacy_stream ? nullptr : reinterpret_cast<hipStream_t>(h);
+}
+
+inline hipError_t host_alloc(void** ptr, std::size_t bytes) { return hipHostMalloc(ptr, bytes, hipHostMallocDefault); }
+inline hipError_t host_free(void* ptr) { return hipHostFree(ptr); }
+
+// gcnArchName is "gfx90a:sramecc+:xnack-": the target features after the name are dropped.
+inline std::string arch_name(const DeviceProp& p) {
+    const std::string gcn = p.gcnArchName;
+    return gcn.substr(0, gcn.find(':'));
+}
+
+// Read through the attribute, as ROCm's own tools do; ROCm answers a constant here rather than
+// a count of engines, and it is recorded as reported (-1 when the query fails).
+inline int copy_engines(const DeviceProp& /*p*/, int device) {
+    int engines = -1;
+    if (hipDeviceGetAttribute(&engines, hipDeviceAttributeAsyncEngineCount, device) != hipSuccess) {
+        engines = -1;
+    }
+    return engines;
+}
+
+// The spin kernel's clock: wall_clock64(), a constant-rate counter (100 MHz on gfx9 and RDNA
+// parts; s_memrealtime on gfx8-gfx10, the steady counter on gfx11). Some HIP releases declare
+// it for the device pass only, hence the guard.
+__device__ inline std::uint64_t spin_clock() {
+#if defined(__HIP_DEVICE_COMPILE__)
+    return static_cast<std::uint64_t>(::wall_clock64());
+#else
+    return 0;
+#endif
+}
+
+// HIP 5.7 and later report the wall clock's rate; HIP 5.2 (Debian 12) does not: 100 MHz then.
+inline std::uint64_t spin_clock_khz(int device) {
+#if HIP_VERSION >= 50700000
+    int khz = 0;
+    if (hipDeviceGetAttribute(&khz, hipDeviceAttributeWallClockRate, device) == hipSuccess && khz > 0) {
+        return static_cast<std::uint64_t>(khz);
+    }
+#else
+    (void)device;
+#endif
+    return 100000;
+}
+
+}  // namespace gpuconform::vendor
