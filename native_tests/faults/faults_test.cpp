@@ -211,6 +211,37 @@ TEST(Faults, ARuntimeThatLoadsWithoutADriverSaysSo) {
     }
 }
 
+// The HIP module has never met an AMD GPU: on a node without one it must load, answer with
+// HIP's own error name, and let every device check skip, not crash the worker.
+TEST(Faults, TheHipModuleWithoutAnAmdGpuSaysNoDevice) {
+    const fs::path module = fs::path(GPUCONFORM_BINARY_DIR) / "backends" / "libgpuconform-hip.so";
+    if (!fs::exists(module) || fs::exists("/dev/kfd")) {
+        GTEST_SKIP() << "needs the HIP module built on a machine without an AMD GPU";
+    }
+    const auto dir = temp_dir("nohipdevice");
+    const auto path = dir / "r.json";
+    const auto out = run_cli("run --backend hip --layer runtime,async --json " + path.string());
+    const auto report = read_json(path);
+    bool found = false;
+    for (const auto& b : report.at("backends")) {
+        if (b.at("name") == "hip") {
+            found = true;
+            EXPECT_TRUE(b.at("loaded").get<bool>()) << b.dump();
+            EXPECT_FALSE(b.at("runtime_version").is_null()) << "the runtime itself answers";
+        }
+    }
+    EXPECT_TRUE(found) << out.output;
+    const auto* devices = find_result(report, "runtime.hip.devices");
+    ASSERT_NE(devices, nullptr) << out.output;
+    EXPECT_EQ(devices->at("status"), "skip");
+    EXPECT_NE(devices->at("summary").get<std::string>().find("hipErrorNoDevice"), std::string::npos)
+        << devices->at("summary");
+    const auto* launch = find_result(report, "async.launch.returns_early");
+    ASSERT_NE(launch, nullptr) << out.output;
+    EXPECT_EQ(launch->at("status"), "skip") << launch->at("summary");
+    expect_valid(path);
+}
+
 TEST(Faults, ARunLeavesNothingBehindButTheReport) {
     const auto dir = temp_dir("footprint");
     fs::create_directories(dir / "tmp");
