@@ -49,6 +49,16 @@ if /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
     else
         wait $pid; echo "skip SIGTERM during pytest: pytest finished within 1.5 s"
     fi
+    # pytest started early waits for go while a device check hangs: a stop ends its group too.
+    mkdir -p early-tmp
+    TMPDIR="$work/early-tmp" "$gc" run --backend sim --fault hang --check-timeout 60 --layer host,async,framework \
+        --python /usr/bin/python3 --json early.json >/dev/null 2>&1 & pid=$!
+    sleep 1.5; t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
+    sleep 0.2
+    [ $rc -eq 130 ] && [ $ms -lt 1500 ] && complete_report early.json && ! pgrep -f "$work/early-tmp" >/dev/null \
+        && [ -z "$(ls -A early-tmp)" ] \
+        && ok "SIGTERM while early pytest waits for go: its group ended, folder removed, report in ${ms} ms" \
+        || bad "SIGTERM while early pytest waits: exit $rc after ${ms} ms, left: $(pgrep -af "$work/early-tmp") $(ls -A early-tmp)"
 fi
 
 # --- settings that select nothing are bad usage

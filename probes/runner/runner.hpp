@@ -29,6 +29,8 @@ struct RunRequest {
     double busy_wait_s = 120;              // seconds each GPU may be waited for, over the whole run
     bool verbose = false;                  // every result line, even repeated skips
     double sim_cotenant_s = -1;            // < 0 none; 0 a sim co-tenant for the whole run; > 0 for S s
+    bool framework_early = true;           // start pytest (Python, torch import) while the device checks run
+    bool timings = false;                  // print where the run's time went (run.phases)
     std::vector<std::string> command_line;
 };
 
