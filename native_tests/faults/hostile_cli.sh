@@ -51,7 +51,7 @@ if /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
     fi
     # pytest started early waits for go while a device check hangs: a stop ends its group too.
     mkdir -p early-tmp
-    TMPDIR="$work/early-tmp" "$gc" run --backend sim --fault hang --check-timeout 60 --layer host,async,framework \
+    TMPDIR="$work/early-tmp" "$gc" run --backend sim --fault hang --check-timeout 60 --layer async,framework --framework-start early \
         --python /usr/bin/python3 --json early.json >/dev/null 2>&1 & pid=$!
     sleep 1.5; t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
     sleep 0.2

@@ -37,8 +37,16 @@ TEST(PhasesView, TableIsInStartOrderWithWorkerStartsSummed) {
     EXPECT_NE(text.find("(2 starts in all)"), std::string::npos) << text;
     EXPECT_NE(text.find("0.500"), std::string::npos) << "the summed worker starts: " << text;
     EXPECT_NE(text.find("ran 2.000 s alongside the device checks"), std::string::npos) << text;
+    EXPECT_EQ(text.find("framework layer started"), std::string::npos) << "no framework.child phase: " << text;
     EXPECT_NE(text.find("async.copy.bandwidth [cuda:0]"), std::string::npos) << text;
     EXPECT_LT(text.find("async.copy.bandwidth"), text.find("host.memlock")) << "slowest first: " << text;
+}
+
+TEST(PhasesView, SaysWhetherTheFrameworkStartedBeforeTheDeviceChecks) {
+    const auto early = render_phases(report_with({phase("framework.child", 0.01, 9), phase("device.checks", 0.1, 5)}));
+    EXPECT_NE(early.find("framework layer started before the device checks"), std::string::npos) << early;
+    const auto late = render_phases(report_with({phase("device.checks", 0.1, 5), phase("framework.child", 5.2, 4)}));
+    EXPECT_NE(late.find("framework layer started after the device checks"), std::string::npos) << late;
 }
 
 TEST(PhasesView, OldOrHostileReportsAreShownNotThrown) {

@@ -122,9 +122,9 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
     run->add_flag("--timings", req.timings, "Print where the run's time went (the report's run.phases) after the summary");
     run->add_option("--framework-start", framework_start,
                     "When the framework layer's Python and torch import start: early (while the device checks run; "
-                    "the GPU is touched only after them) or late (after them)")
-        ->default_val("early")
-        ->check(CLI::IsMember({"early", "late"}));
+                    "the GPU is touched only after them), late (after them), or auto: early with 4 or more CPUs")
+        ->default_val("auto")
+        ->check(CLI::IsMember({"auto", "early", "late"}));
 }
 
 int list_checks(const std::string& layer, bool as_json) {
@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
     RunRequest req;
     std::vector<std::string> layers, only, backends, faults;
     std::string when_busy = "wait";
-    std::string framework_start = "early";
+    std::string framework_start = "auto";
     add_run_command(app, req, layers, only, backends, faults, when_busy, framework_start);
 
     auto* list = app.add_subcommand("list", "List the checks: id and one-line description");
@@ -191,7 +191,9 @@ int main(int argc, char** argv) {
         req.backends = split_commas(backends);
         req.faults = split_commas(faults);
         req.when_busy = gpuconform::when_busy_from_string(when_busy).value_or(gpuconform::WhenBusy::Wait);
-        req.framework_early = framework_start == "early";
+        req.framework_start = framework_start == "early"  ? gpuconform::FrameworkStart::Early
+                              : framework_start == "late" ? gpuconform::FrameworkStart::Late
+                                                          : gpuconform::FrameworkStart::Auto;
         req.command_line.assign(argv, argv + argc);
         if (const auto error = validate(req); !error.empty()) {
             fmt::print(stderr, "gpuconform run: {}\n", error);

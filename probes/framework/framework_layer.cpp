@@ -220,6 +220,7 @@ void FrameworkRun::record_child_phases() {
         return;
     }
     const auto child_start = m_child.start;
+    // Until it was reaped: an early child that failed at once is only reaped at go.
     m_phases->add("framework.child", child_start,
                   child_start + std::chrono::duration_cast<PhaseLog::Clock::duration>(
                                     std::chrono::duration<double>(m_child.outcome.wall_s)));
@@ -260,6 +261,9 @@ FrameworkOutcome FrameworkRun::finish(const std::vector<CheckResult>& native) {
     const auto deadline = go_at + std::chrono::duration_cast<PhaseLog::Clock::duration>(
                                       std::chrono::duration<double>(m_options.timeout_s));
     const ChildOutcome child = wait_child(m_child, deadline, m_options.stop);
+    // What the run waited for: from go, not from the early start (a child that failed at once
+    // is only reaped here).
+    const double waited_s = std::chrono::duration<double>(PhaseLog::Clock::now() - go_at).count();
     record_child_phases();
     const fs::path results = m_dir / k_results_file;
     std::error_code ec;
@@ -268,7 +272,7 @@ FrameworkOutcome FrameworkRun::finish(const std::vector<CheckResult>& native) {
     if (child.stopped) {
         outcome.results = {framework_machinery_result(Status::Error, "the run was stopped (SIGINT/SIGTERM/SIGHUP); "
                                                       "pytest's process group was ended", "")};
-        outcome.results.front().duration_s = child.wall_s;
+        outcome.results.front().duration_s = waited_s;
     } else if (child.started && !child.timed_out && fs::exists(results, ec)) {
         try {
             outcome.results = parse_framework_results(read_file(results));
@@ -280,7 +284,7 @@ FrameworkOutcome FrameworkRun::finish(const std::vector<CheckResult>& native) {
     }
     if (!parsed && !child.stopped) {
         outcome.results = {explain_failure(m_options, child, read_file(m_dir / k_log_file), parse_error)};
-        outcome.results.front().duration_s = child.wall_s;
+        outcome.results.front().duration_s = waited_s;
     }
     if (m_phases != nullptr) {
         m_phases->add("framework.layer", go_at, PhaseLog::Clock::now());

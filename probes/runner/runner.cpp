@@ -2,6 +2,7 @@
 #include "runner/repeats.hpp"
 
 #include <fnmatch.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -88,6 +89,19 @@ const std::vector<std::string>& known_layers() {
     return layers;
 }
 
+bool framework_starts_early(FrameworkStart start, int cpus) {
+    return start == FrameworkStart::Early || (start == FrameworkStart::Auto && cpus >= k_early_start_min_cpus);
+}
+
+int usable_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        return 1;
+    }
+    return CPU_COUNT(&set);
+}
+
 bool matches_any(const std::string& id, const std::vector<std::string>& globs) {
     if (globs.empty()) {
         return true;
@@ -162,7 +176,7 @@ int run_suite(const RunRequest& req) {
     // Python, pytest and `import torch` take seconds and need no GPU: they proceed while the host
     // and device checks run; the plugin touches the GPU only after finish() says go.
     std::unique_ptr<FrameworkRun> framework;
-    if (layer_selected(req, "framework") && req.framework_early) {
+    if (layer_selected(req, "framework") && framework_starts_early(req.framework_start, usable_cpus())) {
         framework = FrameworkRun::start(framework_options(req), &phases);
     }
 

@@ -66,8 +66,8 @@ for i in $(seq 1 "$rounds"); do
         --json "$work/bw-$i.json" > "$work/bw-$i.log" 2>&1
 done
 for i in $(seq 1 "$suite_rounds"); do
-    wall full "$i" "$g" run "${extra[@]}" --quiet --json "$work/full-$i.json" > "$work/full-$i.log" 2>&1
-    wall quick "$i" "$g" run "${extra[@]}" --quick --quiet --json "$work/quick-$i.json" > "$work/quick-$i.log" 2>&1
+    wall full "$i" "$g" run "${extra[@]}" --framework-start early --quiet --json "$work/full-$i.json" > "$work/full-$i.log" 2>&1
+    wall quick "$i" "$g" run "${extra[@]}" --quick --framework-start early --quiet --json "$work/quick-$i.json" > "$work/quick-$i.log" 2>&1
 done
 for i in $(seq 1 "$late_rounds"); do
     wall full-late "$i" "$g" run "${extra[@]}" --framework-start late --quiet --json "$work/full-late-$i.json" > "$work/full-late-$i.log" 2>&1
@@ -81,8 +81,12 @@ if [ -f "$sample" ]; then
     "$g" diff "$sample" "$work/full-1.json" > "$work/diff-sample-full.txt" 2>&1
     echo "exit $?" >> "$work/diff-sample-full.txt"
 fi
-nvidia-smi --query-gpu=index,name,driver_version,pcie.link.gen.current,pcie.link.width.current --format=csv \
-    > "$work/nvidia-smi.txt" 2>&1
+if command -v nvidia-smi >/dev/null 2>&1; then
+    nvidia-smi --query-gpu=index,name,driver_version,pcie.link.gen.current,pcie.link.width.current --format=csv \
+        > "$work/nvidia-smi.txt" 2>&1
+else
+    echo "no nvidia-smi on this machine" > "$work/nvidia-smi.txt"
+fi
 
 python3 reports/bench/side_by_side_table.py "$work" > "$work/table.md"
 cat "$work/table.md"

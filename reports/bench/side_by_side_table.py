@@ -25,7 +25,7 @@ def nvbandwidth_figures(text):
         m = re.search(rf"^SUM {test}\s+([0-9.]+)", text, re.M)
         if not m:
             block = re.search(rf"Running {test}\.(.*?)(?:\nRunning |\Z)", text, re.S)
-            m = block and re.search(r"^\s*0\s+([0-9.]+)", block.group(1), re.M)
+            m = block and re.search(r"^[ \t]*0[ \t]+([0-9.]+)", block.group(1), re.M)
         if m:
             out[key] = float(m.group(1))
     return out
@@ -126,8 +126,9 @@ def main(work):
     print(f"# gpuconform side by side with nvbandwidth\n")
     print(f"- machine: {env.get('hostname', socket.gethostname())}, {devices[0]['name'] if devices else 'no GPU in the report'}"
           f", {env.get('distro', {}).get('pretty_name', '?')}, kernel {env.get('kernel', '?')}")
-    print(f"- driver: {read_text(os.path.join(work, 'nvidia-smi.txt')).strip().splitlines()[-1:] or ['?']} "
-          f"(CUDA driver API {driver})")
+    smi = read_text(os.path.join(work, "nvidia-smi.txt")).strip().splitlines()
+    print(f"- GPU and driver (nvidia-smi: index, name, driver, PCIe gen, width): {smi[-1] if smi else '?'}; "
+          f"CUDA driver API {driver}")
     print(f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}; "
           f"{len(rounds)} alternating rounds")
     for line in read_text(os.path.join(work, "notes.txt")).splitlines():

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -83,6 +84,19 @@ std::string render_phases(const nlohmann::json& report) {
             out += fmt::format("{:<34} {:>9} {:>10.3f}  ({} starts in all)\n", terminal_safe(name), "", counted.second,
                                counted.first);
         }
+    }
+    std::optional<double> child_start;
+    std::optional<double> device_start;
+    for (const auto& r : rows_of(phases)) {
+        if (r.name == "framework.child" && !child_start) {
+            child_start = r.start_s;
+        } else if (r.name == "device.checks" && !device_start) {
+            device_start = r.start_s;
+        }
+    }
+    if (child_start && device_start) {
+        out += fmt::format("framework layer started {} the device checks\n",
+                           *child_start < *device_start ? "before" : "after");
     }
     if (const double shared = framework_overlap_s(phases); shared > 0) {
         out += fmt::format("framework start-up ran {:.3f} s alongside the device checks\n", shared);

@@ -3,6 +3,7 @@ nvbandwidth (a CMake project whose `nvbandwidth` prints nvbandwidth's output sha
 configure fails for Boost: the table has both tools' figures, or says gpuconform ran alone."""
 import os
 import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -62,7 +63,8 @@ def run_script(tmp_path, nvbandwidth_src):
         pytest.skip("GPUCONFORM_BUILD_DIR does not name a build tree with gpuconform")
     out = tmp_path / "out"
     env = dict(os.environ, OUT=str(out), ROUNDS="2", SUITE_ROUNDS="1", LATE_ROUNDS="1",
-               GPUCONFORM_BUILD=build, GPUCONFORM_RUN_ARGS="--backend sim", NVBANDWIDTH_SRC=str(nvbandwidth_src))
+               GPUCONFORM_BUILD=build, GPUCONFORM_RUN_ARGS=f"--backend sim --python {sys.executable}",
+               NVBANDWIDTH_SRC=str(nvbandwidth_src))
     proc = subprocess.run([k_script], env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (out / "side-by-side.tar.gz").exists()
