@@ -40,15 +40,27 @@ sleep 1.5; kill -HUP $pid; wait $pid; rc=$?
 [ $rc -eq 130 ] && complete_report hup.json && ok "SIGHUP ends the run with its report (exit 130)" || bad "SIGHUP: exit $rc"
 
 if /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
-    "$gc" run --backend sim --layer framework --python /usr/bin/python3 --json fw.json >/dev/null 2>&1 & pid=$!
+    # Our own TMPDIR names this run's pytest alone (ctest runs other pytest children meanwhile).
+    mkdir -p fw-tmp
+    TMPDIR="$work/fw-tmp" "$gc" run --backend sim --layer framework --python /usr/bin/python3 --json fw.json >/dev/null 2>&1 & pid=$!
     sleep 1.5; t0=$(date +%s%N)
     if kill -TERM $pid 2>/dev/null; then
         wait $pid; rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
-        [ $rc -eq 130 ] && [ $ms -lt 1500 ] && complete_report fw.json && ! pgrep -f "python_tests/framework" >/dev/null \
+        [ $rc -eq 130 ] && [ $ms -lt 1500 ] && complete_report fw.json && ! pgrep -f "$work/fw-tmp" >/dev/null \
             && ok "SIGTERM during pytest: its group ended, report written in ${ms} ms" || bad "SIGTERM during pytest: exit $rc after ${ms} ms"
     else
         wait $pid; echo "skip SIGTERM during pytest: pytest finished within 1.5 s"
     fi
+    # pytest started early waits for go while a device check hangs: a stop ends its group too.
+    mkdir -p early-tmp
+    TMPDIR="$work/early-tmp" "$gc" run --backend sim --fault hang --check-timeout 60 --layer async,framework --framework-start early \
+        --python /usr/bin/python3 --json early.json >/dev/null 2>&1 & pid=$!
+    sleep 1.5; t0=$(date +%s%N); kill -TERM $pid; wait $pid; rc=$?; ms=$((($(date +%s%N) - t0) / 1000000))
+    sleep 0.2
+    [ $rc -eq 130 ] && [ $ms -lt 1500 ] && complete_report early.json && ! pgrep -f "$work/early-tmp" >/dev/null \
+        && [ -z "$(ls -A early-tmp)" ] \
+        && ok "SIGTERM while early pytest waits for go: its group ended, folder removed, report in ${ms} ms" \
+        || bad "SIGTERM while early pytest waits: exit $rc after ${ms} ms, left: $(pgrep -af "$work/early-tmp") $(ls -A early-tmp)"
 fi
 
 # --- settings that select nothing are bad usage

@@ -84,7 +84,8 @@ std::string validate(const RunRequest& req) {
 }
 
 void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& layers, std::vector<std::string>& only,
-                     std::vector<std::string>& backends, std::vector<std::string>& faults, std::string& when_busy) {
+                     std::vector<std::string>& backends, std::vector<std::string>& faults, std::string& when_busy,
+                     std::string& framework_start) {
     auto* run = app.add_subcommand("run", "Run the checks and write a JSON report");
     run->add_option("--layer", layers, "Layers to run, comma-separated: host, runtime, async, framework (default all)");
     run->add_option("--only", only, "Only checks whose id matches this glob (repeatable, comma-separated)");
@@ -118,6 +119,12 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
                                             "result (median, outer min..max, every value in `samples`) for `diff`")
         ->check(CLI::Range(1, 100));
     run->add_flag("--quick", req.quick, "Fewer sizes and repetitions (for every-node nightly runs)");
+    run->add_flag("--timings", req.timings, "Print where the run's time went (the report's run.phases) after the summary");
+    run->add_option("--framework-start", framework_start,
+                    "When the framework layer's Python and torch import start: early (while the device checks run; "
+                    "the GPU is touched only after them), late (after them), or auto: early with 4 or more CPUs")
+        ->default_val("auto")
+        ->check(CLI::IsMember({"auto", "early", "late"}));
 }
 
 int list_checks(const std::string& layer, bool as_json) {
@@ -152,7 +159,8 @@ int main(int argc, char** argv) {
     RunRequest req;
     std::vector<std::string> layers, only, backends, faults;
     std::string when_busy = "wait";
-    add_run_command(app, req, layers, only, backends, faults, when_busy);
+    std::string framework_start = "auto";
+    add_run_command(app, req, layers, only, backends, faults, when_busy, framework_start);
 
     auto* list = app.add_subcommand("list", "List the checks: id and one-line description");
     std::string list_layer;
@@ -183,6 +191,9 @@ int main(int argc, char** argv) {
         req.backends = split_commas(backends);
         req.faults = split_commas(faults);
         req.when_busy = gpuconform::when_busy_from_string(when_busy).value_or(gpuconform::WhenBusy::Wait);
+        req.framework_start = framework_start == "early"  ? gpuconform::FrameworkStart::Early
+                              : framework_start == "late" ? gpuconform::FrameworkStart::Late
+                                                          : gpuconform::FrameworkStart::Auto;
         req.command_line.assign(argv, argv + argc);
         if (const auto error = validate(req); !error.empty()) {
             fmt::print(stderr, "gpuconform run: {}\n", error);

@@ -47,13 +47,16 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
     return out;
 }
 
-[[noreturn]] void exec_child(char* const* argv, char* const* envp, int log_fd, int error_fd) {
+[[noreturn]] void exec_child(char* const* argv, char* const* envp, int log_fd, int error_fd, int inherit_fd) {
     setpgid(0, 0);
     dup2(log_fd, STDOUT_FILENO);
     dup2(log_fd, STDERR_FILENO);
     const int null_fd = open("/dev/null", O_RDONLY);
     if (null_fd >= 0) {
         dup2(null_fd, STDIN_FILENO);
+    }
+    if (inherit_fd >= 0) {
+        fcntl(inherit_fd, F_SETFD, 0);
     }
     execvpe(argv[0], argv, envp);
     const int err = errno;
@@ -62,12 +65,21 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
     _exit(127);
 }
 
+void take_status(ChildOutcome& out, int status) {
+    if (WIFEXITED(status)) {
+        out.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        out.signal = WTERMSIG(status);
+    }
+}
+
 }  // namespace
 
-ChildOutcome run_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-                       const std::string& log_path, double timeout_s, const std::atomic<bool>* stop) {
-    ChildOutcome out;
-    const auto start = std::chrono::steady_clock::now();
+StartedChild start_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                         const std::string& log_path, int inherit_fd) {
+    StartedChild child;
+    ChildOutcome& out = child.outcome;
+    child.start = std::chrono::steady_clock::now();
     const int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     int error_pipe[2];
     if (log_fd < 0 || argv.empty() || pipe2(error_pipe, O_CLOEXEC) != 0) {
@@ -75,23 +87,24 @@ ChildOutcome run_child(const std::vector<std::string>& argv, const std::map<std:
         if (log_fd >= 0) {
             close(log_fd);
         }
-        return out;
+        return child;
     }
     const std::vector<std::string> env_strings = child_environment(env);
     const std::vector<char*> c_argv = c_strings(argv);
     const std::vector<char*> c_envp = c_strings(env_strings);
     const pid_t pid = fork();
     if (pid == 0) {
-        exec_child(c_argv.data(), c_envp.data(), log_fd, error_pipe[1]);
+        exec_child(c_argv.data(), c_envp.data(), log_fd, error_pipe[1], inherit_fd);
     }
     close(log_fd);
     close(error_pipe[1]);
     if (pid < 0) {
         out.exec_error = std::string("fork failed: ") + std::strerror(errno);
         close(error_pipe[0]);
-        return out;
+        return child;
     }
     setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
+    child.pid = pid;
     int exec_errno = 0;
     const bool exec_failed = read(error_pipe[0], &exec_errno, sizeof(exec_errno)) == sizeof(exec_errno);
     close(error_pipe[0]);
@@ -99,7 +112,16 @@ ChildOutcome run_child(const std::vector<std::string>& argv, const std::map<std:
     if (exec_failed) {
         out.exec_error = std::strerror(exec_errno);
     }
-    const auto deadline = start + std::chrono::duration<double>(timeout_s);
+    return child;
+}
+
+ChildOutcome wait_child(StartedChild& child, std::chrono::steady_clock::time_point deadline,
+                        const std::atomic<bool>* stop) {
+    ChildOutcome& out = child.outcome;
+    if (child.pid <= 0) {
+        return out;
+    }
+    const pid_t pid = child.pid;
     int status = 0;
     std::optional<std::chrono::steady_clock::time_point> kill_at;
     while (waitpid(pid, &status, WNOHANG) == 0) {
@@ -121,13 +143,25 @@ ChildOutcome run_child(const std::vector<std::string>& argv, const std::map<std:
         }
         std::this_thread::sleep_for(k_poll_interval);
     }
-    if (WIFEXITED(status)) {
-        out.exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        out.signal = WTERMSIG(status);
-    }
-    out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    child.pid = -1;
+    take_status(out, status);
+    out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - child.start).count();
     return out;
+}
+
+void end_child(StartedChild& child) {
+    if (child.pid <= 0) {
+        return;
+    }
+    const std::atomic<bool> stop{true};
+    wait_child(child, std::chrono::steady_clock::time_point::max(), &stop);
+}
+
+ChildOutcome run_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                       const std::string& log_path, double timeout_s, const std::atomic<bool>* stop) {
+    StartedChild child = start_child(argv, env, log_path);
+    return wait_child(child, child.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(timeout_s)), stop);
 }
 
 }  // namespace gpuconform

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,6 +19,24 @@ struct ChildOutcome {
     std::string exec_error;  // why execvp failed
     double wall_s = 0.0;
 };
+
+// A child started but not yet waited for (start_child), so it can work while we do.
+struct StartedChild {
+    int pid = -1;
+    ChildOutcome outcome;  // started and exec_error are set; the rest by wait_child
+    std::chrono::steady_clock::time_point start;
+};
+
+// Starts the child; `inherit_fd` (>= 0) stays open across exec (it is close-on-exec otherwise).
+StartedChild start_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                         const std::string& log_path, int inherit_fd = -1);
+// Waits until the child ends, `deadline` passes (the group is killed: timed_out) or `stop` is
+// raised (SIGTERM to the group, SIGKILL k_stop_grace_s later). Returns its outcome; wall_s counts
+// from start_child.
+ChildOutcome wait_child(StartedChild& child, std::chrono::steady_clock::time_point deadline,
+                        const std::atomic<bool>* stop = nullptr);
+// Ends a child that is no longer wanted: SIGTERM to its group, SIGKILL after k_stop_grace_s.
+void end_child(StartedChild& child);
 
 // `argv[0]` is looked up on PATH like a shell would. `env` entries are set in the child only.
 // stdout and stderr of the child go to `log_path` (truncated first). When `stop` becomes true

@@ -6,7 +6,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <cerrno>
+#include <cstring>
+
 #include <fmt/format.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "framework/child_process.hpp"
@@ -98,11 +102,15 @@ std::string find_python(const std::string& cli_value) {
 }
 
 std::vector<std::string> framework_pytest_argv(const FrameworkOptions& o, const std::string& results_path,
-                                               const std::string& native_path, const std::string& env_path) {
+                                               const std::string& native_path, const std::string& env_path,
+                                               const std::string& timings_path) {
     std::vector<std::string> argv{o.python, "-m", "pytest", (fs::path(o.tests_dir) / "framework").string(),
                                   "-q", "-p", "no:cacheprovider", "--rootdir=" + o.tests_dir,
                                   "--gpuconform-results=" + results_path, "--gpuconform-native=" + native_path,
                                   "--gpuconform-env=" + env_path};
+    if (!timings_path.empty()) {
+        argv.push_back("--gpuconform-timings=" + timings_path);
+    }
     if (o.quick) {
         argv.push_back("--gpuconform-quick");
     }
@@ -149,56 +157,143 @@ CheckResult framework_machinery_result(Status status, const std::string& summary
     return r;
 }
 
-FrameworkOutcome run_framework_layer(const FrameworkOptions& options, const std::vector<CheckResult>& native) {
-    FrameworkOutcome outcome{{}, nullptr};
-    const bool own_dir = options.work_dir.empty();
+namespace {
+
+constexpr const char* k_results_file = "framework-results.json";
+constexpr const char* k_native_file = "native-results.json";
+constexpr const char* k_env_file = "framework-env.json";
+constexpr const char* k_log_file = "framework-pytest.log";
+constexpr const char* k_timings_file = "framework-timings.json";
+
+}  // namespace
+
+std::unique_ptr<FrameworkRun> FrameworkRun::start(const FrameworkOptions& options, PhaseLog* phases) {
+    std::unique_ptr<FrameworkRun> run(new FrameworkRun());
+    run->m_options = options;
+    run->m_phases = phases;
+    run->m_own_dir = options.work_dir.empty();
     std::error_code ec;
     fs::path dir = options.work_dir;
-    if (own_dir) {
+    if (run->m_own_dir) {
         std::string pattern = (fs::temp_directory_path(ec) / "gpuconform-framework-XXXXXX").string();
         dir = ::mkdtemp(pattern.data()) != nullptr ? fs::path(pattern) : fs::path();
     } else {
         fs::create_directories(dir, ec);
     }
+    run->m_dir = dir;
     if (dir.empty() || !fs::is_directory(dir, ec)) {
-        outcome.results.push_back(framework_machinery_result(Status::Error, "no folder to exchange results with "
-                                  "pytest: " + dir.string(), "pass a writable work folder"));
+        run->m_setup_error = "no folder to exchange results with pytest: " + dir.string();
+        return run;
+    }
+    for (const char* name : {k_results_file, k_env_file, k_timings_file}) {
+        fs::remove(dir / name, ec);
+    }
+    // A socket rather than a pipe: send() with MSG_NOSIGNAL cannot raise SIGPIPE when pytest has gone.
+    int go[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) != 0) {
+        run->m_setup_error = std::string("cannot create the framework layer's go socket: ") + std::strerror(errno);
+        return run;
+    }
+    const auto argv = framework_pytest_argv(options, (dir / k_results_file).string(), (dir / k_native_file).string(),
+                                            (dir / k_env_file).string(), (dir / k_timings_file).string());
+    // No bytecode written next to the installed tests; they may be read-only.
+    run->m_child = start_child(argv, {{"PYTHONDONTWRITEBYTECODE", "1"}, {k_go_fd_variable, std::to_string(go[1])}},
+                               (dir / k_log_file).string(), go[1]);
+    close(go[1]);
+    run->m_go_fd = go[0];
+    return run;
+}
+
+FrameworkRun::~FrameworkRun() {
+    if (m_go_fd >= 0) {
+        close(m_go_fd);
+    }
+    end_child(m_child);
+    std::error_code ec;
+    if (m_own_dir && !m_dir.empty()) {
+        fs::remove_all(m_dir, ec);
+    }
+}
+
+void FrameworkRun::record_child_phases() {
+    if (m_phases == nullptr || !m_child.outcome.started) {
+        return;
+    }
+    const auto child_start = m_child.start;
+    // Until it was reaped: an early child that failed at once is only reaped at go.
+    m_phases->add("framework.child", child_start,
+                  child_start + std::chrono::duration_cast<PhaseLog::Clock::duration>(
+                                    std::chrono::duration<double>(m_child.outcome.wall_s)));
+    // The plugin's stamps (time.monotonic(), the same clock); unreadable stamps are left out.
+    try {
+        const auto j = nlohmann::json::parse(read_file(m_dir / k_timings_file));
+        if (j.contains("loaded") && j["loaded"].is_number()) {
+            m_phases->add("framework.python_start", child_start, monotonic_time_point(j["loaded"].get<double>()));
+        }
+        for (const auto& p : j.value("phases", nlohmann::json::array())) {
+            if (p.is_object() && p.value("name", nlohmann::json()).is_string() &&
+                p.value("start", nlohmann::json()).is_number() && p.value("end", nlohmann::json()).is_number()) {
+                m_phases->add_monotonic("framework." + p["name"].get<std::string>(), p["start"].get<double>(),
+                                        p["end"].get<double>());
+            }
+        }
+    } catch (const std::exception&) {
+    }
+}
+
+FrameworkOutcome FrameworkRun::finish(const std::vector<CheckResult>& native) {
+    FrameworkOutcome outcome{{}, nullptr};
+    if (!m_setup_error.empty()) {
+        outcome.results.push_back(framework_machinery_result(Status::Error, m_setup_error, "pass a writable work folder"));
         return outcome;
     }
-    const fs::path results = dir / "framework-results.json";
-    const fs::path native_file = dir / "native-results.json";
-    const fs::path env_file = dir / "framework-env.json";
-    const fs::path log_file = dir / "framework-pytest.log";
-    fs::remove(results, ec);
-    fs::remove(env_file, ec);
-    std::ofstream(native_file) << nlohmann::json(native).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    const auto argv = framework_pytest_argv(options, results.string(), native_file.string(), env_file.string());
-    // No bytecode written next to the installed tests; they may be read-only.
-    const ChildOutcome child = run_child(argv, {{"PYTHONDONTWRITEBYTECODE", "1"}}, log_file.string(), options.timeout_s,
-                                        options.stop);
+    const auto go_at = PhaseLog::Clock::now();
+    std::ofstream(m_dir / k_native_file)
+        << nlohmann::json(native).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    if (m_go_fd >= 0) {
+        static constexpr char k_go[] = "go\n";
+        // A child that already ended (no pytest, a crash) is explained by its outcome below.
+        (void)::send(m_go_fd, k_go, sizeof k_go - 1, MSG_NOSIGNAL);
+        close(m_go_fd);
+        m_go_fd = -1;
+    }
+    // The limit counts from go, as it counted from the start when pytest started here.
+    const auto deadline = go_at + std::chrono::duration_cast<PhaseLog::Clock::duration>(
+                                      std::chrono::duration<double>(m_options.timeout_s));
+    const ChildOutcome child = wait_child(m_child, deadline, m_options.stop);
+    // What the run waited for: from go, not from the early start (a child that failed at once
+    // is only reaped here).
+    const double waited_s = std::chrono::duration<double>(PhaseLog::Clock::now() - go_at).count();
+    record_child_phases();
+    const fs::path results = m_dir / k_results_file;
+    std::error_code ec;
     std::string parse_error = "no results file";
     bool parsed = false;  // an empty list is fine: --only matched no check
     if (child.stopped) {
         outcome.results = {framework_machinery_result(Status::Error, "the run was stopped (SIGINT/SIGTERM/SIGHUP); "
                                                       "pytest's process group was ended", "")};
-        outcome.results.front().duration_s = child.wall_s;
+        outcome.results.front().duration_s = waited_s;
     } else if (child.started && !child.timed_out && fs::exists(results, ec)) {
         try {
             outcome.results = parse_framework_results(read_file(results));
-            outcome.torch = read_torch_env(env_file);
+            outcome.torch = read_torch_env(m_dir / k_env_file);
             parsed = true;
         } catch (const std::runtime_error& e) {
             parse_error = e.what();
         }
     }
     if (!parsed && !child.stopped) {
-        outcome.results = {explain_failure(options, child, read_file(log_file), parse_error)};
-        outcome.results.front().duration_s = child.wall_s;
+        outcome.results = {explain_failure(m_options, child, read_file(m_dir / k_log_file), parse_error)};
+        outcome.results.front().duration_s = waited_s;
     }
-    if (own_dir) {
-        fs::remove_all(dir, ec);
+    if (m_phases != nullptr) {
+        m_phases->add("framework.layer", go_at, PhaseLog::Clock::now());
     }
     return outcome;
+}
+
+FrameworkOutcome run_framework_layer(const FrameworkOptions& options, const std::vector<CheckResult>& native) {
+    return FrameworkRun::start(options)->finish(native);
 }
 
 }  // namespace gpuconform

@@ -5,12 +5,16 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/phase_log.hpp"
 #include "core/result.hpp"
+#include "framework/child_process.hpp"
 
 namespace gpuconform {
 
@@ -32,11 +36,45 @@ struct FrameworkOutcome {
 // --python, else $GPUCONFORM_PYTHON, else python3 on PATH (as a full path when found).
 std::string find_python(const std::string& cli_value);
 
+// Starts pytest and runs the layer at once (FrameworkRun::start, then finish).
 FrameworkOutcome run_framework_layer(const FrameworkOptions& options, const std::vector<CheckResult>& native);
+
+// A pytest child started ahead of its turn: Python, pytest, collection and `import torch` (which
+// does not initialise CUDA) proceed while the native device checks run. The plugin blocks before
+// it touches the GPU or reads the native results, until finish() writes "go" on the socket named
+// by GPUCONFORM_GO_FD; an end of file instead ends it at once.
+class FrameworkRun {
+public:
+    // Never fails: a child that cannot start is reported by finish(). `phases` (optional) gets
+    // the child's life, its start-up and, from the plugin, torch's import, the wait, the tests.
+    static std::unique_ptr<FrameworkRun> start(const FrameworkOptions& options, PhaseLog* phases = nullptr);
+    // Writes the native results, says go, waits for pytest (its time limit counts from here) and
+    // reads its results back.
+    FrameworkOutcome finish(const std::vector<CheckResult>& native);
+    // A child never told to go has its process group ended; its folder is removed.
+    ~FrameworkRun();
+    FrameworkRun(const FrameworkRun&) = delete;
+    FrameworkRun& operator=(const FrameworkRun&) = delete;
+
+private:
+    FrameworkRun() = default;
+    void record_child_phases();
+    FrameworkOptions m_options;
+    PhaseLog* m_phases = nullptr;
+    std::filesystem::path m_dir;
+    bool m_own_dir = false;
+    std::string m_setup_error;  // no exchange folder: finish() reports it
+    StartedChild m_child;
+    int m_go_fd = -1;
+};
+
+// The environment variable naming the plugin's go socket.
+inline constexpr const char* k_go_fd_variable = "GPUCONFORM_GO_FD";
 
 // The argument vector given to execvp (exposed for tests).
 std::vector<std::string> framework_pytest_argv(const FrameworkOptions& options, const std::string& results_path,
-                                               const std::string& native_path, const std::string& env_path);
+                                               const std::string& native_path, const std::string& env_path,
+                                               const std::string& timings_path = "");
 
 // Parses the plugin's results file: a JSON list of result objects, every id framework.*.
 // Throws std::runtime_error saying what is wrong.

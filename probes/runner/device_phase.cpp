@@ -21,7 +21,7 @@ DevicePhase::DevicePhase(const Environment& env, const Profile& profile, const R
 void DevicePhase::add_backend(const std::string& name, const std::string& module_options) {
     Slot slot;
     slot.setup = WorkerSetup{name, name == "sim" ? add_cotenant(module_options) : module_options, &m_env, &m_profile,
-                             &m_options};
+                             &m_options, m_phases};
     auto hello = Worker::start(slot.setup, k_hello_timeout_s, &slot.info);
     if (hello->alive()) {
         slot.workers[0] = std::move(hello);  // the worker that said hello serves device 0

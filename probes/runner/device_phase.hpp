@@ -25,6 +25,8 @@ public:
     DevicePhase(const DevicePhase&) = delete;
     DevicePhase& operator=(const DevicePhase&) = delete;
 
+    // Every worker start from now on is stamped here (the run's phases).
+    void set_phase_log(PhaseLog* phases) { m_phases = phases; }
     // Starts the backend's worker and keeps what it reported (loaded or not).
     void add_backend(const std::string& name, const std::string& module_options);
     std::vector<BackendInfo> backends() const;
@@ -70,6 +72,7 @@ private:
     std::string m_cotenant_dir;                 // the sim co-tenant's folder, removed at the end
     std::map<std::string, double> m_waited_s;   // "backend:device" -> seconds waited so far
     std::vector<GpuOccupancy> m_first_occupancy;
+    PhaseLog* m_phases = nullptr;
 };
 
 }  // namespace gpuconform

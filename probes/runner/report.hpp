@@ -8,11 +8,14 @@
 
 #include "core/backend_info.hpp"
 #include "core/environment.hpp"
+#include "core/phase_log.hpp"
 #include "core/result.hpp"
 
 namespace gpuconform {
 
-constexpr const char* k_report_schema_version = "1.1";  // 1.1: causes, gpu_occupancy, disturbance, timing_sensitive; measurement direction, role, samples
+// 1.1: causes, gpu_occupancy, disturbance, timing_sensitive; measurement direction, role, samples
+// 1.2: run.phases
+constexpr const char* k_report_schema_version = "1.2";
 
 struct RunRecord {
     std::string run_id;
@@ -30,6 +33,7 @@ struct RunRecord {
     std::vector<CheckResult> results;
     nlohmann::json gpu_occupancy;  // per GPU, the first reading of its other users; null when not read
     nlohmann::json causes;         // group_causes(); null when not grouped
+    std::vector<Phase> phases;     // where the time went, in the order stamped
 };
 
 nlohmann::json build_report(const RunRecord& run);

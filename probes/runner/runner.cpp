@@ -2,6 +2,7 @@
 #include "runner/repeats.hpp"
 
 #include <fnmatch.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "core/safe_write.hpp"
 #include "framework/framework_layer.hpp"
 #include "junit.hpp"
+#include "render_phases.hpp"
 #include "runner/causes.hpp"
 #include "runner/device_phase.hpp"
 #include "runner/module_loader.hpp"
@@ -67,11 +69,37 @@ CheckResult run_host_check(const CheckDef& def, const Environment& env, const Pr
 
 std::string sim_options(const RunRequest& req) { return sim_module_options(req.sim_devices, req.faults); }
 
+FrameworkOptions framework_options(const RunRequest& req) {
+    FrameworkOptions fw;
+    fw.python = find_python(req.python);
+    fw.tests_dir = find_python_tests_dir();
+    for (const auto& glob : req.only) {
+        fw.only_glob += (fw.only_glob.empty() ? "" : ",") + glob;  // the plugin takes a comma-separated list
+    }
+    fw.quick = req.quick;
+    fw.stop = &g_interrupted;
+    // fw.work_dir stays empty: the framework layer makes a private folder and removes it.
+    return fw;
+}
+
 }  // namespace
 
 const std::vector<std::string>& known_layers() {
     static const std::vector<std::string> layers{"host", "runtime", "async", "framework"};
     return layers;
+}
+
+bool framework_starts_early(FrameworkStart start, int cpus) {
+    return start == FrameworkStart::Early || (start == FrameworkStart::Auto && cpus >= k_early_start_min_cpus);
+}
+
+int usable_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        return 1;
+    }
+    return CPU_COUNT(&set);
 }
 
 bool matches_any(const std::string& id, const std::vector<std::string>& globs) {
@@ -114,7 +142,11 @@ int run_suite(const RunRequest& req) {
         }
     }
 
-    run.env = collect_environment("/");
+    PhaseLog phases(t0);
+    {
+        PhaseLog::Scope stamp(&phases, "host.environment");
+        run.env = collect_environment("/");
+    }
     ReportOutput output = ReportOutput::prepare(req.json_path, run.env.hostname);
     if (!output.error.empty()) {
         fmt::print(stderr, "gpuconform: {}\nno checks were run.\n", output.error);
@@ -141,14 +173,23 @@ int run_suite(const RunRequest& req) {
         view.result(r);
         run.results.push_back(std::move(r));
     };
+    // Python, pytest and `import torch` take seconds and need no GPU: they proceed while the host
+    // and device checks run; the plugin touches the GPU only after finish() says go.
+    std::unique_ptr<FrameworkRun> framework;
+    if (layer_selected(req, "framework") && framework_starts_early(req.framework_start, usable_cpus())) {
+        framework = FrameworkRun::start(framework_options(req), &phases);
+    }
 
+    PhaseLog::Scope host_stamp(&phases, "host.checks");
     for (const auto* def : checks) {
         if (def->scope == Scope::Host && !g_interrupted) {
             record(run_host_check(*def, run.env, profile, options, nullptr));
         }
     }
+    host_stamp.end();
 
     DevicePhase phase(run.env, profile, options, req, record);
+    phase.set_phase_log(&phases);
     const bool needs_backends = std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) {
         return c->scope != Scope::Host;
     });
@@ -171,9 +212,11 @@ int run_suite(const RunRequest& req) {
             fmt::print(stderr, "gpuconform: --device {} is out of range: {}\n", bad, phase.describe_devices());
             return 2;
         }
+        PhaseLog::Scope device_stamp(&phases, "device.checks");
         for (int i = 0; i < req.repeat && !g_interrupted; ++i) {
             phase.run_device_checks(checks);
         }
+        device_stamp.end();
         run.results = fold_repeats(std::move(run.results), req.repeat);
         run.backends = phase.backends();
         if (!phase.first_occupancy().empty()) {
@@ -182,16 +225,10 @@ int run_suite(const RunRequest& req) {
     }
 
     if (layer_selected(req, "framework") && !g_interrupted) {
-        FrameworkOptions fw;
-        fw.python = find_python(req.python);
-        fw.tests_dir = find_python_tests_dir();
-        for (const auto& glob : req.only) {
-            fw.only_glob += (fw.only_glob.empty() ? "" : ",") + glob;  // the plugin takes a comma-separated list
+        if (!framework) {
+            framework = FrameworkRun::start(framework_options(req), &phases);
         }
-        fw.quick = req.quick;
-        fw.stop = &g_interrupted;
-        // fw.work_dir stays empty: the framework layer makes a private folder and removes it.
-        auto outcome = run_framework_layer(fw, run.results);
+        auto outcome = framework->finish(run.results);
         run.torch = outcome.torch;
         for (auto& r : outcome.results) {
             if (matches_any(r.id, req.only)) {
@@ -200,6 +237,9 @@ int run_suite(const RunRequest& req) {
         }
     }
 
+    framework.reset();  // a child never told to go (a stop) has its group ended here
+
+    PhaseLog::Scope report_stamp(&phases, "report.assemble");
     attribute_environment(run.results, run.env);
     const auto causes = group_causes(run.results, run.env);
     run.causes = causes;
@@ -207,7 +247,10 @@ int run_suite(const RunRequest& req) {
     run.finished = utc_now_iso();
     run.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     run.exit_status = exit_status_for(run.results, req.strict, run.interrupted);
+    report_stamp.end();
+    run.phases = phases.phases();  // the write below cannot be in the file it writes: --timings shows it
     const auto report = build_report(run);
+    const auto write_start = PhaseLog::Clock::now();
     std::string written;
     if (!output.write(report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", &written)) {
         fmt::print(stderr, "gpuconform: {}\n", written);
@@ -220,8 +263,14 @@ int run_suite(const RunRequest& req) {
             return 2;
         }
     }
+    phases.add("report.write", write_start, PhaseLog::Clock::now());
     view.causes(causes);
     view.summary(run.results, run.duration_s, output.to_stdout ? "" : written);
+    if (req.timings) {
+        nlohmann::json timed = report;
+        timed["run"]["phases"] = phases.phases();
+        fmt::print(term, "{}", render_phases(timed));
+    }
     if (run.interrupted) {
         fmt::print(stderr, "gpuconform: interrupted; the partial report is marked so\n");
     }

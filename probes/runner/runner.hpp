@@ -9,6 +9,9 @@
 
 namespace gpuconform {
 
+// When the framework layer's pytest starts: during the device checks, after them, or by the CPUs.
+enum class FrameworkStart { Auto, Early, Late };
+
 struct RunRequest {
     std::vector<std::string> layers;       // empty: all
     std::vector<std::string> only;         // id globs; empty: all
@@ -29,10 +32,18 @@ struct RunRequest {
     double busy_wait_s = 120;              // seconds each GPU may be waited for, over the whole run
     bool verbose = false;                  // every result line, even repeated skips
     double sim_cotenant_s = -1;            // < 0 none; 0 a sim co-tenant for the whole run; > 0 for S s
+    FrameworkStart framework_start = FrameworkStart::Auto;  // when pytest (Python, torch import) starts
+    bool timings = false;                  // print where the run's time went (run.phases)
     std::vector<std::string> command_line;
 };
 
 const std::vector<std::string>& known_layers();
+
+// Early when this process may use at least k_early_start_min_cpus CPUs: torch's import takes one
+// core for seconds, which on a smaller machine the device checks' host threads would feel.
+inline constexpr int k_early_start_min_cpus = 4;
+bool framework_starts_early(FrameworkStart start, int usable_cpus);
+int usable_cpus();  // the CPUs of this process's affinity mask
 
 // Returns the process exit status (DESIGN.md): 0, 1, 2 for bad usage/input, 130 interrupted.
 int run_suite(const RunRequest& request);

@@ -18,6 +18,8 @@ namespace gpuconform {
 std::atomic<bool> g_interrupted{false};
 
 std::unique_ptr<Worker> Worker::start(const WorkerSetup& setup, double hello_timeout_s, BackendInfo* info) {
+    // fork, dlopen of the module, the runtime's start and its device count, until the hello.
+    PhaseLog::Scope stamp(setup.phases, "worker." + setup.backend + ".start");
     std::unique_ptr<Worker> w(new Worker());
     info->name = setup.backend;
     int to_child[2];

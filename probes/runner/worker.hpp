@@ -10,6 +10,7 @@
 
 #include "core/backend_info.hpp"
 #include "core/check.hpp"
+#include "core/phase_log.hpp"
 
 namespace gpuconform {
 
@@ -22,6 +23,7 @@ struct WorkerSetup {
     const Environment* env = nullptr;
     const Profile* profile = nullptr;
     const RunOptions* options_run = nullptr;
+    PhaseLog* phases = nullptr;  // when set, each start is stamped as worker.<backend>.start
 };
 
 class Worker {

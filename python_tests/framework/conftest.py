@@ -2,7 +2,7 @@
 Each skips with the reason (the import error, torch's own init error) instead of failing."""
 import pytest
 
-from gpuconform_torch import gating, torch_env
+from gpuconform_torch import gating, timings, torch_env
 
 
 @pytest.fixture(scope="session")
@@ -16,7 +16,12 @@ def torch_mod():
 
 @pytest.fixture(scope="session")
 def gpu(torch_mod, pytestconfig, thresholds):
-    torch = torch_mod
+    with timings.Phase("cuda_init"):
+        return _open_gpu(torch_mod, pytestconfig, thresholds)
+
+
+def _open_gpu(torch, pytestconfig, thresholds):
+    """torch's CUDA (or HIP) start-up on the device under test, and the spin calibration."""
     backend = torch_env.torch_backend(torch)
     if backend is None:
         pytest.skip(f"torch {torch.__version__} is a CPU-only build: GPU checks need a CUDA or "

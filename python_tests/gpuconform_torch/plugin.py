@@ -4,7 +4,10 @@ Options (all optional, so plain `pytest python_tests` works for developers):
   --gpuconform-results=PATH   JSON list of result objects (report-v1 schema, $defs/result)
   --gpuconform-native=PATH    JSON list of this run's native results, for attribution
   --gpuconform-env=PATH       JSON object {version, cuda, hip, python} of the torch in use
+  --gpuconform-timings=PATH   JSON of this process's phases (timings.py), for the report's run.phases
   --gpuconform-thresholds=PATH, --gpuconform-quick, --gpuconform-only=GLOB, --gpuconform-device=N
+With GPUCONFORM_GO_FD set (gpuconform started us early), torch is imported and then nothing
+touches the GPU or reads the native results until gpuconform says go (timings.await_go).
 """
 import fnmatch
 import json
@@ -13,7 +16,7 @@ import sys
 
 import pytest
 
-from . import attribution, checks, torch_env
+from . import attribution, checks, timings, torch_env
 from .results import ResultBuilder
 from .thresholds import load_thresholds
 
@@ -26,6 +29,7 @@ def pytest_addoption(parser):
     group.addoption("--gpuconform-results", metavar="PATH", help="write results as JSON here")
     group.addoption("--gpuconform-native", metavar="PATH", help="native results JSON, for attribution")
     group.addoption("--gpuconform-env", metavar="PATH", help="write torch's environment JSON here")
+    group.addoption("--gpuconform-timings", metavar="PATH", help="write this process's phases as JSON here")
     group.addoption("--gpuconform-thresholds", metavar="PATH", action="append", default=[],
                     help="thresholds JSON layered over the built-in one (repeatable)")
     group.addoption("--gpuconform-quick", action="store_true", help="fewer trials and sizes")
@@ -61,6 +65,18 @@ def pytest_collection_modifyitems(config, items):
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep
+
+
+def _import_torch_early():
+    with timings.Phase("torch_import"):
+        torch_env.import_torch()
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtestloop(session):
+    timings.await_go(prepare=_import_torch_early)
+    with timings.Phase("tests"):
+        yield
 
 
 def pytest_runtest_setup(item):
@@ -167,7 +183,15 @@ def build_results(builders, native, backend):
 
 
 def pytest_sessionfinish(session):
-    config = session.config
+    timings.await_go(prepare=_import_torch_early)  # a session that never reached its test loop
+    with timings.Phase("results"):
+        _write_session_files(session.config)
+    timings_path = session.config.getoption("--gpuconform-timings")
+    if timings_path:
+        timings.write(timings_path)
+
+
+def _write_session_files(config):
     results_path = config.getoption("--gpuconform-results")
     env_path = config.getoption("--gpuconform-env")
     torch = sys.modules.get("torch")

@@ -13,13 +13,18 @@ k_pci_vendors = {"0x10de": "nvidia", "0x1002": "amd"}
 k_mask_vars = ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")
 
 
+_imported = []  # the first attempt's outcome: a retried broken import can fail differently
+
+
 def import_torch():
     """(torch, None), or (None, "why not") with the import error's own text."""
-    try:
-        import torch  # noqa: PLC0415 - importing torch is the thing being tested
-    except Exception as e:  # a broken install raises more than ImportError (OSError, RuntimeError)
-        return None, f"{type(e).__name__}: {e}"
-    return torch, None
+    if not _imported:
+        try:
+            import torch  # noqa: PLC0415 - importing torch is the thing being tested
+            _imported.append((torch, None))
+        except Exception as e:  # a broken install raises more than ImportError (OSError, RuntimeError)
+            _imported.append((None, f"{type(e).__name__}: {e}"))
+    return _imported[0]
 
 
 def torch_backend(torch):

@@ -7,6 +7,7 @@
 #include "junit.hpp"
 #include "matrix.hpp"
 #include "render_html.hpp"
+#include "render_phases.hpp"
 #include "render_prometheus.hpp"
 #include "report_fields.hpp"
 #include "report_scan.hpp"
@@ -119,6 +120,9 @@ std::string render_report(const nlohmann::json& doc, const std::string& format, 
     }
     if (format == "prometheus") {
         return render_report_prometheus(doc);
+    }
+    if (format == "timings") {
+        return render_phases(doc);
     }
     if (format == "html") {
         ReadOptions read;

@@ -20,6 +20,9 @@ namespace gpuconform {
 namespace {
 
 const std::vector<std::string> k_formats{"terminal", "markdown", "csv", "json", "junit", "prometheus", "html"};
+// One report also has its phases to show (run.phases): where that run's time went.
+const std::vector<std::string> k_render_formats{"terminal", "markdown", "csv",  "json",
+                                                "junit",    "prometheus", "html", "timings"};
 
 const char* const k_exit_help =
     "Exit status: 0 all inputs read and nothing failing; 1 a failing cell (matrix) or a regression (diff); "
@@ -133,8 +136,8 @@ void add_render(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<RenderOptions>();
     CLI::App* cmd = app.add_subcommand("render", "Show one run report in another format");
     cmd->add_option("report", o->report, "report JSON file written by `gpuconform run`")->required();
-    cmd->add_option("-f,--format", o->format, "terminal|markdown|csv|json|junit|prometheus|html")
-        ->check(CLI::IsMember(k_formats));
+    cmd->add_option("-f,--format", o->format, "terminal|markdown|csv|json|junit|prometheus|html|timings")
+        ->check(CLI::IsMember(k_render_formats));
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
     cmd->footer("Exit status: 0 rendered; 2 the report could not be read.");
     cmd->callback([o, &exit_code] { exit_code = run_render(*o); });

@@ -1,0 +1,82 @@
+"""Where the framework layer's time goes, and the early start's gate.
+
+gpuconform starts pytest while its native device checks still run: GPUCONFORM_GO_FD names a
+socket on which it writes "go" when they have finished. Until then the plugin may only do work
+that leaves the GPU alone (Python, pytest, collection, `import torch`, which does not
+initialise CUDA); await_go() is called before anything that touches the GPU or reads the native
+results. Stamps are time.monotonic() (CLOCK_MONOTONIC, the clock gpuconform's steady_clock reads).
+"""
+import json
+import os
+import time
+
+k_go_fd_variable = "GPUCONFORM_GO_FD"
+k_no_go_exit = 4  # the run ended (or was stopped) before the framework layer's turn
+
+loaded_at = time.monotonic()
+_phases = []
+_state = {"waited": False}
+
+
+class Phase:
+    """`with Phase("name"):` stamps one phase."""
+
+    def __init__(self, name):
+        self.name = name
+        self.start = None
+
+    def __enter__(self):
+        self.start = time.monotonic()
+        return self
+
+    def __exit__(self, *exc):
+        add(self.name, self.start, time.monotonic())
+        return False
+
+
+def add(name, start, end):
+    _phases.append({"name": name, "start": start, "end": end})
+
+
+def phases():
+    return list(_phases)
+
+
+def _read_go(fd):
+    """True when "go" arrived, False on end of file (the parent is gone or changed its mind)."""
+    received = b""
+    while not received.endswith(b"\n"):
+        chunk = os.read(fd, 16)
+        if not chunk:
+            return False
+        received += chunk
+    return received.strip() == b"go"
+
+
+def await_go(prepare=None):
+    """Blocks until gpuconform says go; returns at once without the variable (a plain pytest run,
+    which then imports torch where it always did).
+    `prepare` runs first (the start-up work that may overlap the native checks). On end of file
+    the process ends at once: nothing was measured, nothing is to be written."""
+    if _state["waited"]:
+        return
+    _state["waited"] = True
+    value = os.environ.pop(k_go_fd_variable, "")
+    if not value.isdigit():
+        return
+    if prepare is not None:
+        prepare()
+    fd = int(value)
+    with Phase("wait_for_go"):
+        go = _read_go(fd)
+    os.close(fd)
+    if not go:
+        os._exit(k_no_go_exit)
+
+
+def write(path):
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump({"loaded": loaded_at, "phases": _phases}, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)

@@ -1,0 +1,80 @@
+"""The early start's gate: a pytest started with GPUCONFORM_GO_FD runs no check and reads no native
+results until "go" arrives, and ends at once when the socket closes without it."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from test_plugin import k_fake_checks, k_tests_dir
+
+k_marker_check = '''
+import pathlib, time
+@pytest.mark.gpuconform("framework.torch.non_blocking_h2d")
+def test_marks(gc):
+    pathlib.Path(__file__).with_name("ran").write_text(repr(time.monotonic()))
+    conclude(gc, ("pass", "ran", None))
+'''
+
+
+def start_early(tmp_path):
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ("gpuconform_torch.plugin",)\n')
+    (tmp_path / "test_fake.py").write_text(k_fake_checks + k_marker_check)
+    ours, theirs = socket.socketpair()
+    env = dict(os.environ, PYTHONPATH=k_tests_dir, PYTHONDONTWRITEBYTECODE="1", GPUCONFORM_GO_FD=str(theirs.fileno()))
+    paths = {name: tmp_path / f"{name}.json" for name in ("results", "native", "timings")}
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path),
+                             f"--gpuconform-results={paths['results']}", f"--gpuconform-native={paths['native']}",
+                             f"--gpuconform-timings={paths['timings']}"],
+                            cwd=tmp_path, env=env, pass_fds=(theirs.fileno(),),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    theirs.close()
+    return proc, ours, paths
+
+
+def test_nothing_runs_before_go_and_native_results_are_read_after_it(tmp_path):
+    proc, ours, paths = start_early(tmp_path)
+    time.sleep(3)  # long enough for pytest to collect and to import torch when it is installed
+    assert proc.poll() is None, proc.communicate()[0]
+    assert not (tmp_path / "ran").exists() and not paths["results"].exists()
+    # The native results appear only now, as gpuconform writes them just before go.
+    paths["native"].write_text(json.dumps([{"id": "async.overlap.copy_compute", "status": "pass",
+                                            "backend": "cuda", "device": 0}]))
+    go_at = time.monotonic()
+    ours.sendall(b"go\n")
+    ours.close()
+    output = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 1, output  # the fake checks include a failure
+    assert float((tmp_path / "ran").read_text()) >= go_at
+    results = {r["id"]: r for r in json.loads(paths["results"].read_text())}
+    assert results["framework.torch.overlap_copy_compute"]["attribution"] == "framework"
+    stamps = json.loads(paths["timings"].read_text())
+    names = [p["name"] for p in stamps["phases"]]
+    assert {"torch_import", "wait_for_go", "tests", "results"} <= set(names)
+    wait = next(p for p in stamps["phases"] if p["name"] == "wait_for_go")
+    assert wait["end"] >= go_at - 0.05 and stamps["loaded"] <= wait["start"]
+
+
+def test_closed_socket_without_go_ends_pytest_at_once(tmp_path):
+    proc, ours, paths = start_early(tmp_path)
+    time.sleep(1)
+    ours.close()
+    proc.communicate(timeout=30)
+    assert proc.returncode == 4  # timings.k_no_go_exit
+    assert not (tmp_path / "ran").exists() and not paths["results"].exists()
+
+
+def test_without_the_variable_nothing_waits(tmp_path, monkeypatch):
+    from gpuconform_torch import timings
+    monkeypatch.delenv("GPUCONFORM_GO_FD", raising=False)
+    monkeypatch.setitem(timings._state, "waited", False)
+    prepared = []
+    timings.await_go(prepare=lambda: prepared.append(True))
+    assert prepared == []  # a plain pytest run imports torch where it always did
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__]))

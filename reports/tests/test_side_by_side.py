@@ -1,0 +1,92 @@
+"""reports/bench/side_by_side.sh end to end on the simulated backend, with a stand-in for
+nvbandwidth (a CMake project whose `nvbandwidth` prints nvbandwidth's output shape) and one whose
+configure fails for Boost: the table has both tools' figures, or says gpuconform ran alone."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+k_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+k_script = os.path.join(k_root, "reports", "bench", "side_by_side.sh")
+
+k_fake_output = textwrap.dedent("""\
+    nvbandwidth Version: v0.8
+    Running host_to_device_memcpy_ce.
+    memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)
+               0
+     0     54.61
+
+    SUM host_to_device_memcpy_ce 54.61
+
+    Running device_to_host_memcpy_ce.
+    memcpy CE CPU(row) <- GPU(column) bandwidth (GB/s)
+               0
+     0     55.20
+
+    SUM device_to_host_memcpy_ce 55.20
+
+    Running host_to_device_bidirectional_memcpy_ce.
+    memcpy CE CPU(row) <-> GPU(column) bandwidth (GB/s)
+               0
+     0     47.11
+
+    Running device_to_host_bidirectional_memcpy_ce.
+    memcpy CE CPU(row) <-> GPU(column) bandwidth (GB/s)
+               0
+     0     48.89
+    """)
+
+
+def fake_project(path, fails_for_boost=False):
+    path.mkdir()
+    if fails_for_boost:
+        (path / "CMakeLists.txt").write_text(
+            'cmake_minimum_required(VERSION 3.16)\nproject(fake NONE)\n'
+            'message(FATAL_ERROR "Could NOT find Boost (missing: program_options)")\n')
+        return path
+    (path / "output.txt").write_text(k_fake_output)
+    (path / "nvbandwidth.in").write_text(f'#!/bin/sh\ncat "{path / "output.txt"}"\n')
+    (path / "CMakeLists.txt").write_text(textwrap.dedent("""\
+        cmake_minimum_required(VERSION 3.16)
+        project(fake NONE)
+        configure_file(nvbandwidth.in ${CMAKE_BINARY_DIR}/nvbandwidth
+                       FILE_PERMISSIONS OWNER_READ OWNER_EXECUTE OWNER_WRITE)
+        """))
+    return path
+
+
+def run_script(tmp_path, nvbandwidth_src):
+    build = os.environ.get("GPUCONFORM_BUILD_DIR")
+    if not build or not os.access(os.path.join(build, "gpuconform"), os.X_OK):
+        pytest.skip("GPUCONFORM_BUILD_DIR does not name a build tree with gpuconform")
+    out = tmp_path / "out"
+    env = dict(os.environ, OUT=str(out), ROUNDS="2", SUITE_ROUNDS="1", LATE_ROUNDS="1",
+               GPUCONFORM_BUILD=build, GPUCONFORM_RUN_ARGS=f"--backend sim --layer runtime,async,framework --python {sys.executable}",
+               NVBANDWIDTH_SRC=str(nvbandwidth_src))
+    proc = subprocess.run([k_script], env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (out / "side-by-side.tar.gz").exists()
+    return (out / "table.md").read_text()
+
+
+def test_both_tools_in_one_table(tmp_path):
+    table = run_script(tmp_path, fake_project(tmp_path / "nvb"))
+    assert "nvbandwidth built from" in table
+    assert "| pinned H2D 256 MiB (GB/s) | 54.6 (spread 0.0%)" in table, table
+    assert "| bidirectional, sum of both directions (GB/s) | 96.0" in table, table  # 47.11 + 48.89
+    rows = [line for line in table.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")]
+    assert len(rows) == 2 and all("54.61" in r and "96.00" in r for r in rows), table
+    # The sim's own figures come from its JSON reports: numbers, not dashes.
+    assert all(r.split("|")[7].strip() not in ("", "—") for r in rows), table
+    # The sim's timing-sensitive statuses move with this machine's load; the line is what is tested.
+    assert "- 2 full runs (1 early, 1 late framework start): " in table, table
+    assert "## Phase profile of full run 1" in table and "device.checks" in table, table
+    assert "alongside the device checks" in table, table
+
+
+def test_missing_boost_runs_gpuconform_alone(tmp_path):
+    table = run_script(tmp_path, fake_project(tmp_path / "nvb", fails_for_boost=True))
+    assert "Boost program_options not found" in table, table
+    assert "nvbandwidth did not run" in table, table
