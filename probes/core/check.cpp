@@ -1,5 +1,7 @@
 #include "core/check.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace gpuconform {
@@ -17,6 +19,20 @@ std::string vendor_of(const CheckContext& ctx) {
     return ctx.backend_info != nullptr ? ctx.backend_info->vendor : "";
 }
 }  // namespace
+
+bool device_chosen(const RunOptions& options, int device) {
+    return options.devices.empty() ||
+           std::find(options.devices.begin(), options.devices.end(), device) != options.devices.end();
+}
+
+bool some_devices_chosen(const RunOptions& options, int count) {
+    for (int d = 0; d < count; ++d) {
+        if (!device_chosen(options, d)) {
+            return true;
+        }
+    }
+    return false;
+}
 
 ApiError::ApiError(const ApiResult& r, const char* expr, const char* file, int line)
     : std::runtime_error(describe(r, expr, file, line)), result(r) {}
