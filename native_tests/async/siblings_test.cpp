@@ -62,6 +62,55 @@ async::PeerMatrix matrix(const std::vector<std::vector<bool>>& rows) {
     return m;
 }
 
+// --device chose some GPUs of a node of identical ones: results stand in for those devices only.
+std::vector<CheckResult> chosen(const std::vector<int>& devices, Status status) {
+    std::vector<CheckResult> out;
+    for (int d : devices) {
+        CheckResult r;
+        r.id = "async.copy.bandwidth";
+        r.device = d;
+        r.status = status;
+        r.summary = "55.0 GB/s";
+        out.push_back(r);
+    }
+    return out;
+}
+
+bool mark(std::vector<CheckResult>& results, const std::vector<std::string>& models) {
+    std::vector<CheckResult*> p;
+    for (auto& r : results) {
+        p.push_back(&r);
+    }
+    return mark_siblings_not_judged(p, models);
+}
+
+TEST(SiblingRule, OneChosenGpuOfFourIsNotJudgedAndDoesNotPass) {
+    auto results = chosen({2}, Status::Pass);
+    EXPECT_TRUE(mark(results, std::vector<std::string>(4, "H200")));
+    EXPECT_EQ(results[0].status, Status::Skip);
+    EXPECT_EQ(results[0].summary.rfind("--device selected one GPU; the sibling rule needs all identical GPUs", 0), 0u)
+        << results[0].summary;
+    EXPECT_NE(results[0].summary.find("55.0 GB/s"), std::string::npos);
+    EXPECT_TRUE(results[0].facts["siblings"].contains("not_judged"));
+}
+
+TEST(SiblingRule, AChosenGpuThatFailsOnItsOwnStaysFailed) {
+    auto results = chosen({1, 3}, Status::Fail);
+    EXPECT_TRUE(mark(results, std::vector<std::string>(4, "H200")));
+    EXPECT_EQ(results[0].status, Status::Fail);
+    EXPECT_NE(results[1].facts["siblings"]["not_judged"].get<std::string>().find("2 of the 4"), std::string::npos);
+}
+
+TEST(SiblingRule, ChoosingIsHarmlessWhereTheRuleCanStillCompareOrNeverApplies) {
+    auto three = chosen({0, 1, 2}, Status::Pass);
+    EXPECT_FALSE(mark(three, std::vector<std::string>(4, "H200")));  // three chosen: the rule compares them
+    auto pair = chosen({1}, Status::Pass);
+    EXPECT_FALSE(mark(pair, std::vector<std::string>(2, "H200")));  // two on the node: the rule never applies
+    auto mixed = chosen({0}, Status::Pass);
+    EXPECT_FALSE(mark(mixed, {"A100", "H200", "H200", "H200"}));  // its model has one GPU on the node
+    EXPECT_EQ(mixed[0].status, Status::Pass);
+}
+
 TEST(PeerMatrix, Verdicts) {
     EXPECT_EQ(async::judge_peer_matrix(matrix({{false, true}, {true, false}}), true).status, Status::Pass);
     EXPECT_EQ(async::judge_peer_matrix(matrix({{false, true}, {false, false}}), true).status, Status::Fail);  // one-way

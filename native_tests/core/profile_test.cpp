@@ -5,7 +5,8 @@
 namespace gpuconform {
 namespace {
 
-const std::set<std::string> k_known{"async.copy.bandwidth", "async.overlap.copy_compute"};
+const std::set<std::string> k_known{"async.copy.bandwidth", "async.overlap.copy_compute", "async.launch.returns_early",
+                                    "async.queue.launch_depth", "async.peer.copy_bandwidth"};
 
 TEST(Profile, LaterLayersWinAndVendorBeatsDefaultsWithinALayer) {
     Profile p = Profile::parse(R"(
@@ -60,12 +61,38 @@ INSTANTIATE_TEST_SUITE_P(
                       BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .nan\n", ".nan"},
                       BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .inf\n", ".inf"},
                       BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 1e300\n", "1e300"},
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    a: 1\n    a: 2\n", "given twice"},
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pinned_min_gbps: 1\n    pinned_min_gbps: 2\n",
+                                 "given twice"},
+                      // keys: only those a check reads, with the nearest one named
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pinned_min_gpbs: 4\n",
+                                 "did you mean 'pinned_min_gbps'"},
+                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    overlap_min_ratio: 0.8\n", "unknown key"},
+                      BadProfile{"vendors:\n  sim:\n    async.peer.copy_bandwidth:\n      peer_min_gpbs: 4\n",
+                                 "vendors.sim.async.peer.copy_bandwidth.peer_min_gpbs: unknown key (did you mean 'peer_min_gbps'"},
+                      BadProfile{"defaults:\n  async.copy.bandwdth: {pinned_min_gbps: 4}\n", "did you mean 'async.copy.bandwidth'"},
+                      // each key's sensible range, and whole numbers where a count is meant
+                      BadProfile{"defaults:\n  async.launch.returns_early: {gate_ms: 0}\n", "outside the sensible range"},
+                      BadProfile{"defaults:\n  async.copy.bandwidth: {pcie_efficiency_min_ratio: 1.5}\n", "outside"},
+                      BadProfile{"defaults:\n  async.queue.launch_depth: {max_launches: 1e11}\n", "outside"},
+                      BadProfile{"defaults:\n  async.queue.launch_depth: {max_launches: 99999999999999999999}\n", "max_launches"},
+                      BadProfile{"defaults:\n  async.queue.launch_depth: {max_launches: 2.5}\n", "whole number"},
                       BadProfile{"defaults: {}\ndefaults: {}\n", "given twice"},
                       BadProfile{"vendors:\n  nvidai: {}\n", "did you mean 'nvidia'"},
                       BadProfile{"archs:\n  sm90: {}\n", "unknown arch"},
                       BadProfile{"schema_version: [1]\n", "schema_version"},
                       BadProfile{"? [a, b]\n: 1\n", "fleet.yaml"}));
+
+TEST(Profile, KeysReadOnlyOptionallyAreAccepted) {
+    // Keys no built-in section sets are still keys a check reads: a fleet profile may set them.
+    const Profile p = Profile::parse("defaults:\n  async.copy.bandwidth: {pinned_min_gbps: 40}\n"
+                                     "  async.peer.copy_bandwidth: {peer_min_gbps: 100}\n",
+                                     "fleet.yaml", k_known);
+    EXPECT_EQ(p.lookup("async.peer.copy_bandwidth", "peer_min_gbps", "nvidia", "sm_90"), 100);
+}
+
+TEST(Profile, TheBuiltInProfileSetsOnlyDeclaredKeysWithinTheirRanges) {
+    EXPECT_NO_THROW(Profile::builtin({}));
+}
 
 TEST(Profile, ErrorLineNumbersPointAtTheBadValue) {
     try {

@@ -69,6 +69,31 @@ fi
 GPUCONFORM_MODULE_DIR=/nonexistent "${quick[@]}" --json d.json >/dev/null 2>&1; expect_rc 2 $? "GPUCONFORM_MODULE_DIR that does not exist"
 "$gc" selftest --only-fault bogus >/dev/null 2>&1; expect_rc 2 $? "selftest --only-fault bogus"
 "${quick[@]}" --check-timeout 1e16 --json d.json >/dev/null 2>&1; expect_rc 2 $? "--check-timeout 1e16"
+"${quick[@]}" --check-timeout nan --json d.json >/dev/null 2>&1; expect_rc 2 $? "--check-timeout nan"
+"${quick[@]}" --busy-wait inf --json d.json >/dev/null 2>&1; expect_rc 2 $? "--busy-wait inf"
+
+# --- settings files: every key is one a check reads, within its range
+printf 'defaults:\n  async.copy.bandwidth: {pinned_min_gpbs: 40}\n' > typo.yaml
+"${quick[@]}" --profile typo.yaml --json d.json >/dev/null 2>err; expect_rc 2 $? "a profile key with a typo"
+grep -q "typo.yaml:2: defaults.async.copy.bandwidth.pinned_min_gpbs: unknown key (did you mean 'pinned_min_gbps'?)" err \
+    && ok "  ...named with file, line and the nearest key" || bad "  ...message: $(cat err)"
+printf 'defaults:\n  async.launch.returns_early: {gate_ms: 0}\n' > zero.yaml
+"${quick[@]}" --profile zero.yaml --json d.json >/dev/null 2>&1; expect_rc 2 $? "a profile gate_ms of 0"
+printf 'defaults:\n  async.peer.copy_bandwidth: {peer_min_gbps: 100}\n' > optional.yaml
+"${quick[@]}" --profile optional.yaml --json d.json >/dev/null 2>&1; rc=$?
+[ $rc -le 1 ] && ok "a key read only when set (peer_min_gbps) is accepted (exit $rc)" || bad "peer_min_gbps refused: exit $rc"
+printf 'measurements:\n  - {match: x, tolerence: 0.1}\n' > tol.yaml
+"$gc" diff d.json d.json --tolerances tol.yaml >/dev/null 2>err; expect_rc 2 $? "diff --tolerances with a typo'd key"
+grep -q "did you mean 'tolerance'" err && ok "  ...with the nearest key" || bad "  ...message: $(cat err)"
+
+# --- a report whose folder disappears during the run is kept elsewhere, and the run fails
+mkdir gone
+TMPDIR=$work "$gc" run --backend sim --fault hang --check-timeout 3 --layer async --only async.launch.returns_early \
+    --quiet --json gone/r.json >/dev/null 2>err & pid=$!
+sleep 1; rm -rf gone; wait $pid; rc=$?
+kept=$(sed -n 's/.*the report was written to \(.*\) instead.*/\1/p' err)
+[ $rc -eq 2 ] && [ -n "$kept" ] && complete_report "$kept" && ok "folder removed during the run: exit 2, report kept at ${kept#$work/}" \
+    || bad "folder removed during the run: exit $rc, $(cat err)"
 
 # --- hostile report files
 "${quick[@]}" --json good.json >/dev/null 2>&1

@@ -160,6 +160,14 @@ TEST(DiffTolerances, BadFilesAreRefusedWithFileAndLine) {
         {"measurements:\n  - {match: x, tolerance: lots}\n", "t.yaml:2: tolerance must be a number"},
         {"measurements:\n  - {tolerance: 0.1}\n", "t.yaml:2: a measurements entry needs match"},
         {"measurements: [\n", "t.yaml:"},
+        // hostile input: typos, repeats and absurd values are refused, never half-applied
+        {"measurements:\n  - match: x\n    tolerence: 0.1\n", "t.yaml:3: unknown key 'tolerence' (did you mean 'tolerance'?)"},
+        {"defualt: 0.1\n", "t.yaml:1: unknown key 'defualt' (did you mean 'default'?)"},
+        {"default: 0.1\ndefault: 0.2\n", "t.yaml:2: 'default' given twice"},
+        {"measurements:\n  - {match: x, tolerance: 0.1, tolerance: 0.2}\n", "t.yaml:2: 'tolerance' given twice"},
+        {"measurements:\n  - {match: x, tolerance: 1e9}\n", "t.yaml:2: tolerance must be a finite number from 0 to 100"},
+        {"? [a, b]\n: 1\n", "t.yaml:1: a key must be a plain word"},
+        {"measurements:\n  - {? {a: 1} : x}\n", "t.yaml:2: a key must be a plain word"},
     };
     for (const auto& [text, message] : bad) {
         try {

@@ -18,6 +18,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     const auto& info = *ctx.backend_info;
     const int n = info.device_count;
     require_two_devices(n);
+    require_every_device(ctx.options, n);
     std::vector<std::string> paths;
     for (const auto& p : info.devices) {
         paths.push_back(pci_sysfs_path(p.pci_bus_id));

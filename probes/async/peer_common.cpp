@@ -57,4 +57,19 @@ void require_two_devices(int count) {
     }
 }
 
+void require_every_device(const RunOptions& options, int count) {
+    if (some_devices_chosen(options, count)) {
+        int chosen = 0;
+        for (int d = 0; d < count; ++d) {
+            chosen += device_chosen(options, d) ? 1 : 0;
+        }
+        throw SkipCheck(fmt::format("--device chose {} of {} GPUs; this check judges each GPU pair against all the "
+                                    "others, so it needs every GPU: run it without --device", chosen, count));
+    }
+}
+
+bool pair_chosen(const RunOptions& options, int from, int to) {
+    return options.devices.empty() || device_chosen(options, from) || device_chosen(options, to);
+}
+
 }  // namespace gpuconform::async

@@ -29,4 +29,11 @@ bool homogeneous(const BackendInfo& info);
 // Throws SkipCheck when fewer than two devices are visible.
 void require_two_devices(int count);
 
+// Throws SkipCheck when --device chose only some of the `count` devices: a check that judges
+// each pair against all the others cannot judge the chosen GPU's pairs without touching the rest.
+void require_every_device(const RunOptions& options, int count);
+
+// True when the ordered pair includes a device --device chose (every pair when it chose none).
+bool pair_chosen(const RunOptions& options, int from, int to);
+
 }  // namespace gpuconform::async

@@ -48,6 +48,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     const int n = ctx.backend_info->device_count;
     require_two_devices(n);
+    require_every_device(ctx.options, n);
     const std::size_t bytes = ctx.options.quick ? (64u << 20) : (256u << 20);
     auto devs = prepare(b, n, bytes);
     std::vector<double> medians;

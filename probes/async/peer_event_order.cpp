@@ -13,10 +13,13 @@ namespace {
 using namespace async;
 
 // Pairs to try: both directions for two devices; a ring (i → i+1) beyond, to bound the time.
-std::vector<std::pair<int, int>> pairs_for(int n) {
+// Each pair is judged on its own, so with --device only the pairs that include a chosen GPU run.
+std::vector<std::pair<int, int>> pairs_for(int n, const RunOptions& options) {
     std::vector<std::pair<int, int>> out;
     for (int i = 0; i < n; ++i) {
-        out.emplace_back(i, (i + 1) % n);  // for two devices this is 0→1 and 1→0
+        if (pair_chosen(options, i, (i + 1) % n)) {
+            out.emplace_back(i, (i + 1) % n);  // for two devices this is 0→1 and 1→0
+        }
     }
     return out;
 }
@@ -54,7 +57,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     const auto gate = static_cast<std::uint64_t>(ctx.expect(r, "gate_ms") * 1e6);
     std::string bad;
     int total = 0;
-    for (const auto& [i, j] : pairs_for(n)) {
+    for (const auto& [i, j] : pairs_for(n, ctx.options)) {
         const int stale = stale_trials(b, i, j, trials, 16u << 20, gate);
         total += trials;
         r.measurements.push_back({fmt::format("stale_{}to{}", i, j), static_cast<double>(stale), "trials", trials, {}, {}});
@@ -69,8 +72,9 @@ void run(CheckContext& ctx, CheckResult& r) {
         return;
     }
     r.status = Status::Pass;
-    r.summary = fmt::format("cross-device event waits ordered every peer copy after its producer ({} trials over {} pairs)",
-                            total, pairs_for(n).size());
+    r.summary = fmt::format("cross-device event waits ordered every peer copy after its producer ({} trials over {} pairs{})",
+                            total, pairs_for(n, ctx.options).size(),
+                            some_devices_chosen(ctx.options, n) ? ", those with a GPU --device chose" : "");
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 #include "core/check.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+
+#include "core/profile_keys.hpp"
 
 namespace gpuconform {
 
@@ -18,10 +22,29 @@ std::string vendor_of(const CheckContext& ctx) {
 }
 }  // namespace
 
+bool device_chosen(const RunOptions& options, int device) {
+    return options.devices.empty() ||
+           std::find(options.devices.begin(), options.devices.end(), device) != options.devices.end();
+}
+
+bool some_devices_chosen(const RunOptions& options, int count) {
+    for (int d = 0; d < count; ++d) {
+        if (!device_chosen(options, d)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 ApiError::ApiError(const ApiResult& r, const char* expr, const char* file, int line)
     : std::runtime_error(describe(r, expr, file, line)), result(r) {}
 
 std::optional<double> CheckContext::expect_optional(CheckResult& result, const std::string& key) const {
+    if (find_profile_key(result.id, key) == nullptr) {
+        // A profile could never set it: the reader refuses undeclared keys.
+        throw std::logic_error(fmt::format("{} reads the profile key '{}', which core/profile_keys.cpp does not declare",
+                                           result.id, key));
+    }
     const auto v = profile.lookup(result.id, key, vendor_of(*this), props.arch);
     if (v) {
         result.expectation[key] = *v;

@@ -29,7 +29,13 @@ struct RunOptions {
     bool quick = false;                      // fewer sizes and repetitions
     std::uint64_t pinned_capacity_bytes = 1ull << 30;
     double timeout_override_s = 0;           // > 0: every device check gets this limit (selftest)
+    std::vector<int> devices;                // what --device chose; empty: every device
 };
+
+// True when --device chose `device` (or chose nothing, which means all).
+bool device_chosen(const RunOptions& options, int device);
+// True when --device chose only some of a backend's `count` devices.
+bool some_devices_chosen(const RunOptions& options, int count);
 
 struct CheckContext {
     const Environment& env;

@@ -9,6 +9,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "core/nearest_name.hpp"
+#include "core/profile_keys.hpp"
+
 namespace gpuconform {
 
 extern const char* const k_builtin_profile_yaml;  // generated from probes/profiles/default.yaml
@@ -22,24 +25,6 @@ std::string where(const std::string& source, const YAML::Node& node) {
 
 constexpr double k_max_profile_value = 1e12;
 
-// The edit distance between two short names, for "did you mean".
-std::size_t distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) {
-        row[j] = j;
-    }
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
-
 // A vendor must be one we know; an arch must look like one (sm_90, gfx90a), so a typo is an
 // error rather than a section that silently never applies.
 std::string group_name_problem(const std::string& section, const std::string& name) {
@@ -50,7 +35,7 @@ std::string group_name_problem(const std::string& section, const std::string& na
         }
         std::string nearest = k_vendors.front();
         for (const auto& v : k_vendors) {
-            nearest = distance(name, v) < distance(name, nearest) ? v : nearest;
+            nearest = edit_distance(name, v) < edit_distance(name, nearest) ? v : nearest;
         }
         return fmt::format("unknown vendor (amd, nvidia, sim; did you mean '{}'?)", nearest);
     }
@@ -62,6 +47,22 @@ std::string group_name_problem(const std::string& section, const std::string& na
         return "";
     }
     return "unknown arch (an NVIDIA sm_NN, an AMD gfxNNN, or sim)";
+}
+
+// Why a key is refused: the nearest key this check reads, or the whole (short) list.
+std::string unknown_key_problem(const std::string& check, const std::string& key) {
+    const auto keys = profile_keys_of(check);
+    if (keys.empty()) {
+        return "unknown key: this check reads no profile keys";
+    }
+    if (const std::string hint = did_you_mean(key, keys); !hint.empty()) {
+        return "unknown key" + hint;
+    }
+    std::string list;
+    for (const auto& k : keys) {
+        list += (list.empty() ? "" : ", ") + k;
+    }
+    return "unknown key (this check reads: " + list + ")";
 }
 
 void parse_table(const YAML::Node& node, const std::string& source, const std::string& path,
@@ -79,8 +80,9 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
             throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, check.first), path, id));
         }
         if (!known.empty() && known.count(id) == 0) {
-            throw ProfileError(fmt::format("{}: {}.{}: unknown check id (see `gpuconform list`)",
-                                           where(source, check.first), path, id));
+            throw ProfileError(fmt::format("{}: {}.{}: unknown check id{} (see `gpuconform list`)",
+                                           where(source, check.first), path, id,
+                                           did_you_mean(id, std::vector<std::string>(known.begin(), known.end()))));
         }
         if (!check.second.IsMap()) {
             throw ProfileError(fmt::format("{}: {}.{}: expected a mapping of expectation keys",
@@ -89,6 +91,10 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
         for (const auto& kv : check.second) {
             const auto key = kv.first.as<std::string>();
             const auto field = fmt::format("{}.{}.{}", path, id, key);
+            const ProfileKey* declared = find_profile_key(id, key);
+            if (declared == nullptr) {
+                throw ProfileError(fmt::format("{}: {}: {}", where(source, kv.first), field, unknown_key_problem(id, key)));
+            }
             double value = 0;
             try {
                 if (!kv.second.IsScalar()) {
@@ -103,6 +109,15 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
                 throw ProfileError(fmt::format("{}: {}: {} is not a threshold (a finite number from 0 to {:g})",
                                                where(source, kv.second), field, kv.second.Scalar(),
                                                k_max_profile_value));
+            }
+            if (value < declared->min || value > declared->max) {
+                throw ProfileError(fmt::format("{}: {}: {} is outside the sensible range {:g} to {:g}",
+                                               where(source, kv.second), field, kv.second.Scalar(), declared->min,
+                                               declared->max));
+            }
+            if (declared->integer && value != std::floor(value)) {
+                throw ProfileError(fmt::format("{}: {}: {} must be a whole number", where(source, kv.second), field,
+                                               kv.second.Scalar()));
             }
             if (out[id].count(key) != 0) {
                 throw ProfileError(fmt::format("{}: {}: given twice", where(source, kv.first), field));

@@ -134,12 +134,23 @@ std::vector<CheckResult> DevicePhase::run_on_devices(Slot& slot, const CheckDef&
 }
 
 void DevicePhase::judge_siblings(const Slot& slot, const CheckDef& def, std::vector<CheckResult>& results) const {
-    if (def.sibling_keys.empty() || results.size() < 3) {
+    if (def.sibling_keys.empty()) {
         return;
     }
     std::vector<std::string> models;
     for (const auto& p : slot.info.devices) {
         models.push_back(p.name);
+    }
+    if (!m_request.devices.empty()) {
+        // --device left out siblings the rule needs: say so rather than pass unjudged.
+        std::vector<CheckResult*> all;
+        for (auto& r : results) {
+            all.push_back(&r);
+        }
+        mark_siblings_not_judged(all, models);
+    }
+    if (results.size() < 3) {
+        return;
     }
     const auto shortfall = m_profile.lookup(def.id, "sibling_max_shortfall_ratio", slot.info.vendor, "");
     if (!shortfall) {

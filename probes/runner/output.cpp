@@ -53,8 +53,38 @@ bool ReportOutput::write(const std::string& text, std::string* message) const {
         *message = path;
         return true;
     }
-    *message = fmt::format("{}; rerun with --json - to print it to stdout", error);
+    // The run is over and its evidence must not be lost with the target (a full disk, a folder
+    // removed meanwhile): keep it elsewhere, say where, and still fail the run.
+    std::string fallback_error;
+    if (const std::string kept = write_fallback(text, fallback_error); !kept.empty()) {
+        *message = fmt::format("{}; the report was written to {} instead", error, kept);
+    } else if (write_all(STDOUT_FILENO, text, fallback_error)) {
+        *message = fmt::format("{}; the report was printed to stdout instead", error);
+    } else {
+        *message = fmt::format("{}; the report is lost: {}", error, fallback_error);
+    }
     return false;
+}
+
+std::string write_fallback(const std::string& text, std::string& error) {
+    const char* tmp = std::getenv("TMPDIR");
+    const std::string dir = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+    std::string name = dir + "/gpuconform-report-XXXXXX.json";
+    const int fd = mkstemps(name.data(), 5);  // O_EXCL, mode 0600: a file of our own
+    if (fd < 0) {
+        error = fmt::format("{}: {}", dir, std::strerror(errno));
+        return "";
+    }
+    const bool ok = write_all(fd, text, error) && fsync(fd) == 0;
+    if (!ok && error.empty()) {
+        error = fmt::format("{}: {}", name, std::strerror(errno));
+    }
+    close(fd);
+    if (!ok) {
+        unlink(name.c_str());
+        return "";
+    }
+    return name;
 }
 
 }  // namespace gpuconform

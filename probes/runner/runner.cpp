@@ -168,6 +168,7 @@ int run_suite(const RunRequest& req) {
     RunOptions options;
     options.quick = req.quick;
     options.timeout_override_s = req.check_timeout_s;
+    options.devices = req.devices;  // node checks (peers) keep to pairs with a chosen GPU
     const auto checks = select_checks(req);
     auto record = [&](CheckResult r) {
         view.result(r);

@@ -42,4 +42,42 @@ void apply_sibling_rule(std::vector<CheckResult*>& results, const std::vector<st
     }
 }
 
+bool mark_siblings_not_judged(std::vector<CheckResult*>& results, const std::vector<std::string>& models) {
+    std::map<std::string, int> on_node;
+    for (const auto& m : models) {
+        ++on_node[m];
+    }
+    std::map<std::string, int> chosen;
+    for (const CheckResult* r : results) {
+        if (r->device && *r->device >= 0 && *r->device < static_cast<int>(models.size())) {
+            ++chosen[models[static_cast<std::size_t>(*r->device)]];
+        }
+    }
+    bool any = false;
+    for (CheckResult* r : results) {
+        if (!r->device || *r->device < 0 || *r->device >= static_cast<int>(models.size())) {
+            continue;
+        }
+        const std::string& model = models[static_cast<std::size_t>(*r->device)];
+        const int node = on_node[model];
+        const int here = chosen[model];
+        if (node < 3 || here >= 3) {
+            continue;  // the rule never applies to this model, or it can compare the chosen ones
+        }
+        const std::string reason =
+            here == 1 ? "--device selected one GPU; the sibling rule needs all identical GPUs"
+                      : fmt::format("--device selected {} of the {} identical GPUs; the sibling rule needs all "
+                                    "identical GPUs",
+                                    here, node);
+        r->facts["siblings"]["not_judged"] = reason;
+        if (r->status == Status::Pass) {
+            r->status = Status::Skip;
+            r->summary = fmt::format("{} (run without --device to compare it with its {} {} siblings); on its own: {}",
+                                     reason, node - 1, model, r->summary);
+        }
+        any = true;
+    }
+    return any;
+}
+
 }  // namespace gpuconform

@@ -16,4 +16,10 @@ namespace gpuconform {
 void apply_sibling_rule(std::vector<CheckResult*>& results, const std::vector<std::string>& models,
                         const std::vector<std::string>& keys, double max_shortfall_ratio);
 
+// `results` are one check's results for the devices --device chose; `models` names every device
+// of the backend. Where the node has three or more GPUs of a result's model but fewer than three
+// of them were chosen, the rule cannot judge: a pass becomes a skip saying so (its figures kept),
+// and every such result records why in facts.siblings. Returns whether any was marked.
+bool mark_siblings_not_judged(std::vector<CheckResult*>& results, const std::vector<std::string>& models);
+
 }  // namespace gpuconform

@@ -111,6 +111,6 @@ nlohmann::json diff_to_json(const DiffResult& d);
 // 4 the sides are different nodes (not compared as a regression), 0 otherwise.
 int diff_exit_code(const DiffResult& d);
 
-void add_diff_command(CLI::App& app, int& exit_code);
+void add_diff_command(CLI::App& app, int& exit_code, bool run = true);
 
 }  // namespace gpuconform

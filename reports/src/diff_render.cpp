@@ -238,7 +238,7 @@ int run_diff(const DiffOptions& o) {
 
 }  // namespace
 
-void add_diff_command(CLI::App& app, int& exit_code) {
+void add_diff_command(CLI::App& app, int& exit_code, bool run) {
     auto o = std::make_shared<DiffOptions>();
     CLI::App* cmd = app.add_subcommand("diff", "What changed between two reports, folders or groups of runs");
     cmd->add_option("base", o->base, "BASE: a report, a folder, or a filter key=glob[,key=glob] (keys: distro, kernel, "
@@ -257,7 +257,7 @@ void add_diff_command(CLI::App& app, int& exit_code) {
                 "branches or link widths are different nodes, not a regression.\n"
                 "Exit status: 0 no regression; 1 regressed; 2 bad usage, a bad tolerance file or a side with no "
                 "readable report; 3 no regression but some inputs were rejected; 4 different nodes.");
-    cmd->callback([o, &exit_code] { exit_code = run_diff(*o); });
+    cmd->callback([o, &exit_code, run] { exit_code = run ? run_diff(*o) : 0; });
 }
 
 }  // namespace gpuconform

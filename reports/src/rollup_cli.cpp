@@ -132,7 +132,7 @@ int run_render(const RenderOptions& o) {
     return write_output(text, o.output);
 }
 
-void add_render(CLI::App& app, int& exit_code) {
+void add_render(CLI::App& app, int& exit_code, bool run) {
     auto o = std::make_shared<RenderOptions>();
     CLI::App* cmd = app.add_subcommand("render", "Show one run report in another format");
     cmd->add_option("report", o->report, "report JSON file written by `gpuconform run`")->required();
@@ -140,10 +140,11 @@ void add_render(CLI::App& app, int& exit_code) {
         ->check(CLI::IsMember(k_render_formats));
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
     cmd->footer("Exit status: 0 rendered; 2 the report could not be read.");
-    cmd->callback([o, &exit_code] { exit_code = run_render(*o); });
+    // The callback owns the options the parser writes into, so it stays even when it must not run.
+    cmd->callback([o, &exit_code, run] { exit_code = run ? run_render(*o) : 0; });
 }
 
-void add_matrix(CLI::App& app, int& exit_code) {
+void add_matrix(CLI::App& app, int& exit_code, bool run) {
     auto o = std::make_shared<MatrixOptions>();
     CLI::App* cmd = app.add_subcommand("matrix", "Roll many reports up into a check x group matrix");
     cmd->add_option("paths", o->inputs, "report files and folders (searched recursively for *.json)")->required();
@@ -156,15 +157,15 @@ void add_matrix(CLI::App& app, int& exit_code) {
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
     cmd->add_option("-j,--threads", o->threads, "parser threads (default: one per core)");
     cmd->footer(k_exit_help);
-    cmd->callback([o, &exit_code] { exit_code = run_matrix(*o); });
+    cmd->callback([o, &exit_code, run] { exit_code = run ? run_matrix(*o) : 0; });
 }
 
 }  // namespace
 
-void add_rollup_commands(CLI::App& app, int& exit_code) {
-    add_render(app, exit_code);
-    add_matrix(app, exit_code);
-    add_diff_command(app, exit_code);
+void add_rollup_commands(CLI::App& app, int& exit_code, bool run) {
+    add_render(app, exit_code, run);
+    add_matrix(app, exit_code, run);
+    add_diff_command(app, exit_code, run);
 }
 
 }  // namespace gpuconform

@@ -6,7 +6,8 @@
 namespace gpuconform {
 
 // Adds `render`, `matrix` and `diff` to `app`. When one of them runs, its exit status is
-// written to `exit_code` (see reports/README.md "Exit status").
-void add_rollup_commands(CLI::App& app, int& exit_code);
+// written to `exit_code` (see reports/README.md "Exit status"). `run` false: they parse and
+// validate their options but do not run (the command-line fuzzer).
+void add_rollup_commands(CLI::App& app, int& exit_code, bool run = true);
 
 }  // namespace gpuconform

@@ -2,12 +2,15 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include <yaml-cpp/yaml.h>
+
+#include "core/nearest_name.hpp"
 
 namespace gpuconform {
 
@@ -27,6 +30,33 @@ namespace {
     throw std::runtime_error(file + ":" + std::to_string(n.Mark().line + 1) + ": " + why);
 }
 
+// A noise floor beyond 100 (10,000 %) hides every change: a typo, not a tolerance.
+constexpr double k_max_floor = 100;
+
+// The key as text; a key that is a list or a map is refused (yaml-cpp would throw without a line).
+std::string key_of(const std::string& file, const YAML::Node& key) {
+    if (!key.IsScalar()) {
+        fail_at(file, key, "a key must be a plain word");
+    }
+    return key.Scalar();
+}
+
+// Refuses a key seen before in the same map (yaml-cpp keeps both and the later would win).
+void once(const std::string& file, const YAML::Node& key, std::vector<std::string>& seen) {
+    if (std::find(seen.begin(), seen.end(), key.Scalar()) != seen.end()) {
+        fail_at(file, key, "'" + key.Scalar() + "' given twice");
+    }
+    seen.push_back(key.Scalar());
+}
+
+[[noreturn]] void unknown_key(const std::string& file, const YAML::Node& key, const std::vector<std::string>& known) {
+    std::string list;
+    for (const auto& k : known) {
+        list += (list.empty() ? "" : ", ") + k;
+    }
+    fail_at(file, key, "unknown key '" + key.Scalar() + "'" + did_you_mean(key.Scalar(), known) + " (known: " + list + ")");
+}
+
 double read_floor(const std::string& file, const YAML::Node& n, const char* key) {
     double v = 0;
     try {
@@ -34,8 +64,9 @@ double read_floor(const std::string& file, const YAML::Node& n, const char* key)
     } catch (const YAML::Exception&) {
         fail_at(file, n, std::string(key) + " must be a number, not '" + n.as<std::string>("?") + "'");
     }
-    if (!std::isfinite(v) || v < 0) {
-        fail_at(file, n, std::string(key) + " must be a finite number >= 0 (0.15 = 15%), not '" + n.as<std::string>("?") + "'");
+    if (!std::isfinite(v) || v < 0 || v > k_max_floor) {
+        fail_at(file, n, std::string(key) + " must be a finite number from 0 to 100 (0.15 = 15%), not '" +
+                             n.as<std::string>("?") + "'");
     }
     return v;
 }
@@ -53,8 +84,10 @@ ToleranceRule read_rule(const std::string& file, const YAML::Node& n) {
     }
     ToleranceRule rule;
     rule.line = n.Mark().line + 1;
+    std::vector<std::string> seen;
     for (const auto& kv : n) {
-        const std::string key = kv.first.as<std::string>();
+        const std::string key = key_of(file, kv.first);
+        once(file, kv.first, seen);
         if (key == "match") {
             rule.match = scalar_of(file, kv.second, "match");
         } else if (key == "tolerance") {
@@ -72,7 +105,7 @@ ToleranceRule read_rule(const std::string& file, const YAML::Node& n) {
                 fail_at(file, kv.second, "role must be key or diagnostic, not '" + r + "'");
             }
         } else {
-            fail_at(file, kv.first, "unknown key '" + key + "' (known: match, tolerance, better, role)");
+            unknown_key(file, kv.first, {"match", "tolerance", "better", "role"});
         }
     }
     if (rule.match.empty()) {
@@ -97,8 +130,10 @@ ToleranceTable parse_tolerances(const std::string& text, const std::string& file
     if (!root.IsMap()) {
         fail_at(file, root, "a tolerance file is a map with default and measurements");
     }
+    std::vector<std::string> seen;
     for (const auto& kv : root) {
-        const std::string key = kv.first.as<std::string>();
+        const std::string key = key_of(file, kv.first);
+        once(file, kv.first, seen);
         if (key == "default") {
             table.default_floor = read_floor(file, kv.second, "default");
         } else if (key == "measurements") {
@@ -109,7 +144,7 @@ ToleranceTable parse_tolerances(const std::string& text, const std::string& file
                 table.rules.push_back(read_rule(file, n));
             }
         } else {
-            fail_at(file, kv.first, "unknown key '" + key + "' (known: default, measurements)");
+            unknown_key(file, kv.first, {"default", "measurements"});
         }
     }
     return table;

@@ -1,0 +1,178 @@
+#include "cli/command_line.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "core/check.hpp"
+#include "rollup_cli.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+std::vector<std::string> split_commas(const std::vector<std::string>& values) {
+    std::vector<std::string> out;
+    for (const auto& v : values) {
+        std::stringstream ss(v);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            if (!item.empty()) {
+                out.push_back(item);
+            }
+        }
+    }
+    return out;
+}
+
+void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& layers, std::vector<std::string>& only,
+                     std::vector<std::string>& backends, std::vector<std::string>& faults, std::string& when_busy,
+                     std::string& framework_start) {
+    auto* run = app.add_subcommand("run", "Run the checks and write a JSON report");
+    run->add_option("--layer", layers, "Layers to run, comma-separated: host, runtime, async, framework (default all)");
+    run->add_option("--only", only, "Only checks whose id matches this glob (repeatable, comma-separated)");
+    run->add_option("--device", req.devices, "Only this device index (repeatable)")->delimiter(',');
+    run->add_option("--json", req.json_path, "Report path (default gpuconform-<host>-<UTC>.json here; - for stdout)");
+    run->add_option("--junit", req.junit_path, "Also write JUnit XML here");
+    run->add_option("--profile", req.profile_files, "Expectations file layered over the built-in profile (repeatable)")
+        ->check(CLI::ExistingFile);
+    run->add_option("--backend", backends, "Backends to use: cuda, hip, sim (default cuda,hip)");
+    run->add_option("--fault", faults, "Inject a fault into the simulated backend (with --backend sim): NAME on every "
+                                       "device, NAME@K on device K only (repeatable)");
+    run->add_option("--sim-devices", req.sim_devices, "Number of simulated devices")->check(CLI::Range(1, 64));
+    run->add_option("--python", req.python, "Python for the framework layer (default $GPUCONFORM_PYTHON, else python3)");
+    run->add_option("--check-timeout", req.check_timeout_s, "Seconds each device check may take (default: the check's own limit)")
+        ->check(CLI::Range(0.001, 86400.0));
+    run->add_option("--when-busy", when_busy,
+                    "When another process uses a GPU, timing checks: wait (up to --busy-wait, then error naming it), "
+                    "skip, or measure (anyway, and say so)")
+        ->default_val("wait")
+        ->check(CLI::IsMember({"wait", "skip", "measure"}));
+    run->add_option("--busy-wait", req.busy_wait_s, "Seconds each GPU may be waited for to go quiet, over the whole run")
+        ->default_val(120)
+        ->check(CLI::NonNegativeNumber);
+    run->add_option("--sim-cotenant", req.sim_cotenant_s,
+                    "Simulated backend: another process shares every device for S seconds (0: the whole run)")
+        ->check(CLI::NonNegativeNumber);
+    run->add_flag("--verbose", req.verbose, "Print every result line (repeated skips are folded otherwise)");
+    run->add_flag("--strict", req.strict, "Treat warn as failure in the exit status");
+    run->add_flag("--quiet", req.quiet, "Print only what needs attention and the summary");
+    run->add_option("--repeat", req.repeat, "Run the device checks N times and fold each check's repetitions into one "
+                                            "result (median, outer min..max, every value in `samples`) for `diff`")
+        ->check(CLI::Range(1, 100));
+    run->add_flag("--quick", req.quick, "Fewer sizes and repetitions (for every-node nightly runs)");
+    run->add_flag("--timings", req.timings, "Print where the run's time went (the report's run.phases) after the summary");
+    run->add_option("--framework-start", framework_start,
+                    "When the framework layer's Python and torch import start: early (while the device checks run; "
+                    "the GPU is touched only after them), late (after them), or auto: early with 4 or more CPUs")
+        ->default_val("auto")
+        ->check(CLI::IsMember({"auto", "early", "late"}));
+}
+
+}  // namespace
+
+std::string run_request_problem(const RunRequest& req) {
+    for (const auto& l : req.layers) {
+        const auto& known = known_layers();
+        if (std::find(known.begin(), known.end(), l) == known.end()) {
+            return fmt::format("unknown layer '{}' (layers: host, runtime, async, framework)", l);
+        }
+    }
+    const auto chosen = [&](const std::string& layer) {
+        return req.layers.empty() || std::find(req.layers.begin(), req.layers.end(), layer) != req.layers.end();
+    };
+    for (const auto& glob : req.only) {
+        // framework ids live in the pytest layer; the rest must match a check of a chosen layer
+        bool hit = chosen("framework") && (glob.rfind("framework.", 0) == 0 || glob == "*");
+        for (const auto& c : all_checks()) {
+            hit = hit || (chosen(c.layer) && matches_any(c.id, {glob}));
+        }
+        if (!hit) {
+            return fmt::format("--only '{}' matches no check in the chosen layers (see `gpuconform list`)", glob);
+        }
+    }
+    // CLI11's range checks compare, and NaN fails every comparison: refuse it here.
+    if (!std::isfinite(req.check_timeout_s) || !std::isfinite(req.busy_wait_s) || !std::isfinite(req.sim_cotenant_s)) {
+        return "--check-timeout, --busy-wait and --sim-cotenant take a finite number of seconds";
+    }
+    for (const int d : req.devices) {
+        if (d < 0) {
+            return fmt::format("--device {} is not a device index (0, 1, ...)", d);
+        }
+    }
+    if (const char* dir = std::getenv("GPUCONFORM_MODULE_DIR"); dir != nullptr && *dir != 0) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec)) {
+            return fmt::format("GPUCONFORM_MODULE_DIR={} is not a folder, so no backend module could load", dir);
+        }
+    }
+    for (const auto& b : req.backends) {
+        if (b != "cuda" && b != "hip" && b != "sim") {
+            return fmt::format("unknown backend '{}' (cuda, hip, sim)", b);
+        }
+    }
+    const bool sim = std::find(req.backends.begin(), req.backends.end(), "sim") != req.backends.end();
+    if (req.sim_cotenant_s >= 0 && !sim) {
+        return "--sim-cotenant needs --backend sim (the co-tenant lives in the simulated backend)";
+    }
+    if (!req.faults.empty() && !sim) {
+        return "--fault needs --backend sim (faults are injected into the simulated backend only)";
+    }
+    for (const auto& f : req.faults) {
+        if (!is_sim_fault(f)) {
+            return fmt::format("unknown fault '{}' (see `gpuconform selftest --list-faults`)", f);
+        }
+    }
+    return "";
+}
+
+CommandLine::CommandLine(bool run_rollups) {
+    app.require_subcommand(1);
+    app.set_version_flag("--version", GPUCONFORM_VERSION);
+    add_run_command(app, run, layers, only, backends, faults, when_busy, framework_start);
+
+    auto* list = app.add_subcommand("list", "List the checks: id and one-line description");
+    list->add_option("--layer", list_layer, "Only this layer");
+    list->add_flag("--json", list_json, "As JSON");
+
+    app.add_subcommand("version", "Print the version, the package version and the build");
+
+    auto* self = app.add_subcommand("selftest", "Prove, on the simulated backend, that every device check catches its fault");
+    self->add_flag("--list-faults", selftest.list_faults, "List the fault knobs and the checks each must trip");
+    self->add_option("--only-fault", selftest.faults, "Only these faults (repeatable)");
+
+    add_rollup_commands(app, rollup_exit, run_rollups);
+}
+
+std::optional<int> parse_command_line(CommandLine& cl, int argc, const char* const* argv, std::ostream& out,
+                                      std::ostream& err) {
+    try {
+        cl.app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = cl.app.exit(e, out, err);
+        return code == 0 ? 0 : 2;
+    }
+    if (cl.app.got_subcommand("run")) {
+        RunRequest& req = cl.run;
+        req.layers = split_commas(cl.layers);
+        req.only = split_commas(cl.only);
+        req.backends = split_commas(cl.backends);
+        req.faults = split_commas(cl.faults);
+        req.when_busy = when_busy_from_string(cl.when_busy).value_or(WhenBusy::Wait);
+        req.framework_start = cl.framework_start == "early"  ? FrameworkStart::Early
+                              : cl.framework_start == "late" ? FrameworkStart::Late
+                                                             : FrameworkStart::Auto;
+        req.command_line.assign(argv, argv + argc);
+        if (const auto error = run_request_problem(req); !error.empty()) {
+            err << "gpuconform run: " << error << "\n";
+            return 2;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,78 @@
+#include "core/profile_keys.hpp"
+
+namespace gpuconform {
+
+namespace {
+// Ranges are generous bounds on sense, not expectations: a gate of 0 ms cannot hold a call back,
+// a ratio above 1 cannot be met, a launch cap beyond ten million never ends in the time limit.
+constexpr double k_max_ms = 60'000;       // one minute: longer than any check's time limit
+constexpr double k_min_gate_ms = 0.1;     // below this the host sees the spin end before it looks
+constexpr double k_max_gbps = 10'000;
+constexpr double k_max_bytes = 1ull << 50;
+
+ProfileKey ms(const char* check, const char* key) { return {check, key, k_min_gate_ms, k_max_ms, false}; }
+ProfileKey ratio(const char* check, const char* key, double max = 1) { return {check, key, 0, max, false}; }
+ProfileKey gbps(const char* check, const char* key) { return {check, key, 0, k_max_gbps, false}; }
+ProfileKey bytes(const char* check, const char* key) { return {check, key, 0, k_max_bytes, true}; }
+}  // namespace
+
+const std::vector<ProfileKey>& declared_profile_keys() {
+    static const std::vector<ProfileKey> k_keys{
+        bytes("host.memlock", "min_soft_bytes"),
+        bytes("host.memlock", "amd_min_soft_bytes"),
+        {"host.pcie.link", "fail_on_speed_downshift_flag", 0, 1, true},
+        ms("async.launch.returns_early", "gate_ms"),
+        ms("async.copy.pinned_returns_early", "gate_ms"),
+        ms("async.copy.pageable_behaviour", "gate_ms"),
+        ms("async.copy.registered_returns_early", "gate_ms"),
+        ms("async.copy.source_reuse", "gate_ms"),
+        ratio("async.copy.bandwidth", "pcie_efficiency_min_ratio"),
+        gbps("async.copy.bandwidth", "pinned_min_gbps"),
+        ratio("async.copy.bandwidth", "sibling_max_shortfall_ratio"),
+        ratio("async.copy.bidirectional", "aggregate_gain_min_ratio", 2),  // two directions at most double
+        ratio("async.copy.bidirectional", "sibling_max_shortfall_ratio"),
+        ratio("async.peer.copy_bandwidth", "pair_max_shortfall_ratio"),
+        gbps("async.peer.copy_bandwidth", "peer_min_gbps"),
+        ms("async.peer.event_order", "gate_ms"),
+        ms("async.stream.legacy_default_sync", "long_ms"),
+        ratio("async.stream.legacy_default_sync", "wait_min_ratio"),
+        ms("async.stream.nonblocking_independent", "long_ms"),
+        ratio("async.stream.nonblocking_independent", "wait_min_ratio"),
+        ms("async.stream.per_thread_independent", "long_ms"),
+        ratio("async.stream.per_thread_independent", "wait_min_ratio"),
+        ms("async.stream.many_streams", "spin_ms"),
+        ratio("async.stream.many_streams", "scaling_min_ratio"),
+        ms("async.event.cross_stream_order", "gate_ms"),
+        ms("async.event.timing_accuracy", "spin_ms"),
+        ratio("async.event.timing_accuracy", "max_relative_error"),
+        ratio("async.overlap.copy_compute", "overlap_min_ratio"),
+        ms("async.overlap.kernel_kernel", "spin_ms"),
+        ratio("async.overlap.kernel_kernel", "overlap_min_ratio"),
+        ms("async.queue.launch_depth", "long_ms"),
+        {"async.queue.launch_depth", "blocked_launch_ms", 0.01, k_max_ms, false},
+        {"async.queue.launch_depth", "max_launches", 1, 10'000'000, true},
+        {"async.copy.numa_locality", "remote_faster_margin_ratio", 1, 10, false},
+    };
+    return k_keys;
+}
+
+const ProfileKey* find_profile_key(const std::string& check, const std::string& key) {
+    for (const auto& k : declared_profile_keys()) {
+        if (k.check == check && k.key == key) {
+            return &k;
+        }
+    }
+    return nullptr;
+}
+
+std::vector<std::string> profile_keys_of(const std::string& check) {
+    std::vector<std::string> out;
+    for (const auto& k : declared_profile_keys()) {
+        if (k.check == check) {
+            out.push_back(k.key);
+        }
+    }
+    return out;
+}
+
+}  // namespace gpuconform
