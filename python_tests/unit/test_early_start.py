@@ -20,7 +20,7 @@ def test_marks(gc):
 '''
 
 
-def start_early(tmp_path):
+def start_early(tmp_path, *extra):
     (tmp_path / "conftest.py").write_text('pytest_plugins = ("gpuconform_torch.plugin",)\n')
     (tmp_path / "test_fake.py").write_text(k_fake_checks + k_marker_check)
     ours, theirs = socket.socketpair()
@@ -28,7 +28,7 @@ def start_early(tmp_path):
     paths = {name: tmp_path / f"{name}.json" for name in ("results", "native", "timings")}
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path),
                              f"--gpuconform-results={paths['results']}", f"--gpuconform-native={paths['native']}",
-                             f"--gpuconform-timings={paths['timings']}"],
+                             f"--gpuconform-timings={paths['timings']}", *extra],
                             cwd=tmp_path, env=env, pass_fds=(theirs.fileno(),),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     theirs.close()
@@ -65,6 +65,30 @@ def test_closed_socket_without_go_ends_pytest_at_once(tmp_path):
     proc.communicate(timeout=30)
     assert proc.returncode == 4  # timings.k_no_go_exit
     assert not (tmp_path / "ran").exists() and not paths["results"].exists()
+
+
+def test_an_only_that_selects_no_framework_check_imports_no_torch(tmp_path):
+    proc, ours, paths = start_early(tmp_path, "--gpuconform-only=async.copy.bandwidth")
+    ours.sendall(b"go\n")
+    ours.close()
+    output = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 5, output  # pytest: no tests ran
+    names = [p["name"] for p in json.loads(paths["timings"].read_text())["phases"]]
+    assert "torch_import" not in names and "wait_for_go" in names, names
+
+
+def test_run_by_gpuconform_pytest_skips_the_interpreters_teardown_and_keeps_its_status(tmp_path):
+    # An atexit handler stands for torch's teardown: it must not run, the exit status must stay.
+    (tmp_path / "test_teardown.py").write_text(
+        "import atexit, pathlib\n"
+        "atexit.register(lambda: pathlib.Path(__file__).with_name('torn_down').write_text('x'))\n")
+    proc, ours, paths = start_early(tmp_path)
+    ours.sendall(b"go\n")
+    ours.close()
+    output = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 1, output  # the fake checks include a failure
+    assert paths["results"].exists() and paths["timings"].exists()
+    assert not (tmp_path / "torn_down").exists()
 
 
 def test_without_the_variable_nothing_waits(tmp_path, monkeypatch):
