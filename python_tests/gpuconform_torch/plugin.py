@@ -212,7 +212,10 @@ def _write_session_files(config):
     env_path = config.getoption("--gpuconform-env")
     torch = sys.modules.get("torch")
     if env_path:
-        torch = torch or torch_env.import_torch()[0]
+        # No framework check selected (`--only async.*`): torch is not imported for its version
+        # alone (seconds); the report's torch fields stay null, as for a layer that did not run.
+        if torch is None and config.stash[k_session_key]:
+            torch = torch_env.import_torch()[0]
         _write_json(env_path, torch_env.torch_info(torch))
     if results_path:
         try:

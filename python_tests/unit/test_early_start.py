@@ -68,13 +68,15 @@ def test_closed_socket_without_go_ends_pytest_at_once(tmp_path):
 
 
 def test_an_only_that_selects_no_framework_check_imports_no_torch(tmp_path):
-    proc, ours, paths = start_early(tmp_path, "--gpuconform-only=async.copy.bandwidth")
+    env = tmp_path / "env.json"
+    proc, ours, paths = start_early(tmp_path, "--gpuconform-only=async.copy.bandwidth", f"--gpuconform-env={env}")
     ours.sendall(b"go\n")
     ours.close()
     output = proc.communicate(timeout=120)[0]
     assert proc.returncode == 5, output  # pytest: no tests ran
     names = [p["name"] for p in json.loads(paths["timings"].read_text())["phases"]]
     assert "torch_import" not in names and "wait_for_go" in names, names
+    assert json.loads(env.read_text())["version"] is None  # not imported for its version either
 
 
 def test_run_by_gpuconform_pytest_skips_the_interpreters_teardown_and_keeps_its_status(tmp_path):
