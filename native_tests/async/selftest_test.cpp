@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
+#include <map>
+#include <set>
 
+#include "core/check.hpp"
 #include "runner/selftest.hpp"
 
 namespace gpuconform {
@@ -23,8 +27,30 @@ std::string join(const std::set<std::string>& s) {
     return out;
 }
 
+// The sim keeps time on the test host's CPU. A host too loaded to keep it (CI runs tests two at a
+// time on two cores) makes a timing-sensitive check say it could not judge, which is that check's
+// right answer there, not a caught fault. Only then is the scenario run once more: a fail, or an
+// error of a check whose verdict does not rest on timing, is never retried.
+bool only_timing_errors(const ScenarioOutcome& out) {
+    if (out.unexpected.empty()) {
+        return false;
+    }
+    for (const auto& r : out.results) {
+        const bool unexpected = out.unexpected.count(r.id) != 0 ||
+                                (r.device && out.unexpected.count(r.id + "@" + std::to_string(*r.device)) != 0);
+        if (unexpected && (r.status != Status::Error || !r.timing_sensitive.value_or(false))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 TEST_P(FaultCaught, TripsExactlyItsChecks) {
-    const auto out = run_scenario(GetParam());
+    auto out = run_scenario(GetParam());
+    if (only_timing_errors(out)) {
+        std::cout << "could not judge on a loaded host, run again: " << join(out.unexpected) << "\n";
+        out = run_scenario(GetParam());
+    }
     ASSERT_FALSE(out.results.empty()) << "no async check ran on the simulated backend";
     EXPECT_TRUE(out.missed.empty()) << "not caught by: " << join(out.missed);
     EXPECT_TRUE(out.unexpected.empty()) << "tripped without cause: " << join(out.unexpected);
@@ -37,6 +63,29 @@ TEST(FaultCaught, ConformingSimPassesTheDocumentedRequirements) {
         passes += r.status == Status::Pass ? 1 : 0;
     }
     EXPECT_GE(passes, 10) << "a conforming device must pass the documented-required checks, not just avoid failing";
+}
+
+// Every async check is the must-trip of some scenario, except these two, for the reason given.
+TEST(FaultCaught, EveryAsyncCheckIsProvenByAScenario) {
+    const std::map<std::string, std::string> unproven{
+        {"async.copy.numa_locality", "the sim has no NUMA topology: its device names no NUMA node, so the check skips"},
+        {"async.device.occupancy", "an info reading; the co-tenant scenarios prove it: every disturbed result and the "
+                                   "causes must name the co-tenant it found"},
+    };
+    std::set<std::string> proven;
+    for (const auto& s : fault_scenarios()) {
+        for (const auto& id : s.must_trip) {
+            proven.insert(id.substr(0, id.find('@')));
+        }
+    }
+    for (const auto& c : all_checks()) {
+        if (c.layer == "async" && unproven.count(c.id) == 0) {
+            EXPECT_EQ(proven.count(c.id), 1u) << c.id << " is the must-trip of no selftest scenario";
+        }
+    }
+    for (const auto& [id, why] : unproven) {
+        EXPECT_EQ(proven.count(id), 0u) << id << " is proven now: take it off the list (" << why << ")";
+    }
 }
 
 TEST(FaultCaught, PageableD2HReturningEarlyIsReportedNotFailed) {

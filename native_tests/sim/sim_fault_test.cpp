@@ -50,10 +50,18 @@ TEST_P(SimFaultKnob, TripsItsOwnProbeAndNoOther) {
         if (poisons(fault) && p.fault != fault) {
             continue;
         }
-        auto b = make_sim("pinned_gbps=0.25" + (fault.empty() ? std::string() : ";fault=" + fault));
-        ASSERT_NE(b, nullptr);
-        EXPECT_EQ(p.run(*b), hits.contains(p.fault)) << "probe " << p.fault << " with fault '" << fault << "'";
-    }  // destroying the backend joins its workers, even with a hung kernel
+        // The probes time the host, and a loaded CI host (tests two at a time on two cores) can
+        // stall a thread for tens of milliseconds. A knob that changes the wrong behaviour, or
+        // none, gives the wrong answer every time; so up to three fresh tries, one right answer.
+        const bool expected = hits.contains(p.fault);
+        bool seen = !expected;
+        for (int attempt = 0; attempt < 3 && seen != expected; ++attempt) {
+            auto b = make_sim("pinned_gbps=0.25" + (fault.empty() ? std::string() : ";fault=" + fault));
+            ASSERT_NE(b, nullptr);
+            seen = p.run(*b);
+        }  // destroying the backend joins its workers, even with a hung kernel
+        EXPECT_EQ(seen, expected) << "probe " << p.fault << " with fault '" << fault << "', three tries";
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Knobs, SimFaultKnob,

@@ -143,7 +143,7 @@ CommandLine::CommandLine(bool run_rollups) {
 
     auto* self = app.add_subcommand("selftest", "Prove, on the simulated backend, that every device check catches its fault");
     self->add_flag("--list-faults", selftest.list_faults, "List the fault knobs and the checks each must trip");
-    self->add_option("--only-fault", selftest.faults, "Only these faults (repeatable)");
+    self->add_option("--only-fault", selftest.faults, "Only these scenarios, by the name --list-faults shows or by fault (repeatable)");
 
     add_rollup_commands(app, rollup_exit, run_rollups);
 }

@@ -65,6 +65,16 @@ const std::vector<FaultScenario>& fault_scenarios() {
          "one GPU in eight at 60 % of its siblings' copy rate, above every absolute floor: the sibling rule names it "
          "and only it",
          0, 8, 3},
+        {"errors_swallowed", {"async.error.deferred"}, {},
+         "an invalid launch and a faulting kernel that no call ever reports: the error check fails"},
+        {"pinned_limit", {"async.copy.pinned_capacity", "async.copy.bandwidth"}, {},
+         "pinned allocations above 64 MiB fail (a memlock cap): the capacity check fails and names the limit; the "
+         "bandwidth check, which pins 256 MiB, cannot measure and says why"},
+        {"small_copies_corrupt", {"async.copy.small_transfers"}, {},
+         "4 KiB host-to-device copies deliver a wrong word: the small-copy check, the one that makes such copies, fails"},
+        {"events_ignored", {"async.peer.event_order"}, {"async.peer.event_order"},
+         "two GPUs whose events order nothing: a copy waiting on the other GPU's event reads stale data",
+         0, 2, -1, -1, WhenBusy::Wait, 0, "events_ignored+peer"},
         {"no_peer", {"async.peer.access_matrix"}, {"async.peer.access_matrix", "async.peer.event_order"},
          "one GPU in four without peer access while its siblings have it",
          0, 4, 2},
@@ -224,9 +234,16 @@ int run_selftest(const SelftestRequest& request) {
         }
         return 0;
     }
+    // A name selects the scenario of that name (as --list-faults shows it) and every scenario of
+    // that fault: `events_ignored` runs both the one-GPU and the two-GPU scenario.
+    const auto selected = [&](const FaultScenario& s) {
+        return std::any_of(request.faults.begin(), request.faults.end(),
+                           [&](const std::string& f) { return f == scenario_name(s) || (!s.fault.empty() && f == s.fault); });
+    };
     for (const auto& f : request.faults) {
-        const bool known = f == "none" || std::any_of(fault_scenarios().begin(), fault_scenarios().end(),
-                                                      [&](const FaultScenario& s) { return s.fault == f; });
+        const bool known = std::any_of(fault_scenarios().begin(), fault_scenarios().end(), [&](const FaultScenario& s) {
+            return f == scenario_name(s) || (!s.fault.empty() && f == s.fault);
+        });
         if (!known) {
             fmt::print(stderr, "gpuconform selftest: unknown fault '{}' (see `gpuconform selftest --list-faults`)\n", f);
             return 2;  // selecting nothing must not read as every fault caught
@@ -235,8 +252,7 @@ int run_selftest(const SelftestRequest& request) {
     int bad = 0;
     fmt::print("{:<24} {:<6} {}\n", "fault", "result", "checks tripped (fail/error)");
     for (const auto& s : fault_scenarios()) {
-        if (!request.faults.empty() &&
-            std::find(request.faults.begin(), request.faults.end(), scenario_name(s)) == request.faults.end()) {
+        if (!request.faults.empty() && !selected(s)) {
             continue;
         }
         const auto out = run_scenario(s);

@@ -25,6 +25,12 @@
 //   crash                   the first kernel launch raises SIGSEGV
 //   sticky_error            from the first kernel launch on (that launch included), every call
 //                           returns simErrorLaunchFailure
+//   errors_swallowed        an invalid launch returns success and queues nothing; a faulting
+//                           kernel does nothing: no call ever reports either error
+//   pinned_limit            pinned allocations above 64 MiB fail with simErrorMemoryAllocation, as
+//                           when RLIMIT_MEMLOCK caps what may be pinned
+//   small_copies_corrupt    host-to-device copies of 4 KiB up to (not including) 64 KiB deliver
+//                           one wrong word: a fault on the path drivers take for small copies
 #pragma once
 
 #include <map>

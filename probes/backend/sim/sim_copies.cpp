@@ -43,6 +43,11 @@ ApiResult SimBackend::host_alloc_pinned(std::size_t bytes, void** ptr) {
         return s;
     }
     *ptr = nullptr;
+    constexpr std::size_t k_pinned_limit = std::size_t{64} << 20;
+    if (bytes > k_pinned_limit && !m_devices.empty() && m_devices.front()->faults.has(Fault::PinnedLimit)) {
+        return fail(sim_error(SimError::MemoryAllocation, "out of memory (sim fault pinned_limit: at most 64 MiB "
+                                                          "may be pinned)"));
+    }
     return bytes == 0 ? sim_ok() : reported(m_memory.allocate(RangeKind::PinnedAlloc, -1, bytes, ptr));
 }
 
@@ -142,7 +147,14 @@ ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes
         std::memcpy(staging.get(), src, bytes);
         src = staging.get();
     }
-    auto work = [dst, src, bytes, staging] { std::memcpy(dst, src, bytes); };
+    const bool corrupt = d.faults.has(Fault::SmallCopiesCorrupt) && kind == CopyKind::HostToDevice &&
+                         bytes >= (std::size_t{4} << 10) && bytes < (std::size_t{64} << 10);
+    auto work = [dst, src, bytes, staging, corrupt] {
+        std::memcpy(dst, src, bytes);
+        if (corrupt) {
+            static_cast<std::byte*>(dst)[bytes / 2] ^= std::byte{0x5a};  // one word of the copy is wrong
+        }
+    };
     const TaskPtr t = enqueue(*s, TaskSpec{std::move(work), duration, copy_engine(d, kind)});
     return mode == CopyMode::Sync ? wait_and_report(t) : sim_ok();
 }

@@ -97,14 +97,21 @@ ApiResult SimBackend::launch_invalid(StreamHandle stream) {
     if (auto s = failed_sticky(); !s.ok()) {
         return s;
     }
-    if (!resolve_stream(stream)) {
+    const StreamPtr s = resolve_stream(stream);
+    if (!s) {
         return fail(sim_bad_handle("stream"));
+    }
+    if (device_of(*s).faults.has(Fault::ErrorsSwallowed)) {
+        return sim_ok();
     }
     return fail(sim_error(SimError::InvalidConfiguration, "invalid configuration argument (more threads per "
                                                           "block than the device allows)"));
 }
 
 ApiResult SimBackend::launch_fault(StreamHandle stream) {
+    if (const StreamPtr s = resolve_stream(stream); s && device_of(*s).faults.has(Fault::ErrorsSwallowed)) {
+        return launch(stream, TaskSpec{});
+    }
     return launch(stream, TaskSpec{[this] {
         m_scheduler.set_sticky(sim_error(SimError::IllegalAddress, "an illegal memory access was encountered"));
     }});

@@ -12,7 +12,7 @@
 // checks run in seconds. Parsing is a pure function so it can be tested with tables.
 #pragma once
 
-#include <array>
+#include <iterator>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -38,6 +38,9 @@ enum class Fault : std::uint32_t {
     DegradedLink,
     NoPeer,
     LinkAt80,
+    ErrorsSwallowed,
+    PinnedLimit,
+    SmallCopiesCorrupt,
 };
 
 struct FaultName {
@@ -45,7 +48,9 @@ struct FaultName {
     std::string_view name;
 };
 
-constexpr std::array<FaultName, 14> k_fault_names{{
+// The one list of knobs: its length follows from its entries, and a new enumerator without a name
+// fails to compile (below).
+constexpr FaultName k_fault_names[]{
     {Fault::PinnedCopyBlocks, "pinned_copy_blocks"},
     {Fault::LaunchBlocks, "launch_blocks"},
     {Fault::PageableD2hEarly, "pageable_d2h_early"},
@@ -60,7 +65,13 @@ constexpr std::array<FaultName, 14> k_fault_names{{
     {Fault::DegradedLink, "degraded_link"},
     {Fault::NoPeer, "no_peer"},
     {Fault::LinkAt80, "link_at_80pct"},
-}};
+    {Fault::ErrorsSwallowed, "errors_swallowed"},
+    {Fault::PinnedLimit, "pinned_limit"},
+    {Fault::SmallCopiesCorrupt, "small_copies_corrupt"},
+};
+static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::SmallCopiesCorrupt) + 1,
+              "every Fault needs its name in k_fault_names, in order");
+static_assert(std::size(k_fault_names) <= 32, "FaultSet holds 32 knobs");
 
 class FaultSet {
 public:

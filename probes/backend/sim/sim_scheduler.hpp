@@ -1,6 +1,8 @@
 // Streams as worker threads. Each stream runs its queued tasks in order; a task first waits for
 // its dependencies (other streams' tasks: events, the legacy stream's implicit ordering), then
-// runs. One mutex and one condition variable guard all of it: simple beats fast in a simulator.
+// runs. One mutex guards all of it: simple beats fast in a simulator. A stream's worker waits for
+// new work on its own condition variable; everything that waits for work to finish (the host,
+// a worker whose task depends on another stream) waits on the shared one.
 //
 // Time is modelled, not just measured: each task has a cost (a spin's ns, a copy's bytes over
 // bandwidth) and may reserve an engine. It starts at the latest of its enqueue time, the end of
@@ -43,6 +45,9 @@ public:
         m_stopping_relaxed = true;
         m_cv.notify_all();
         for (auto& s : m_streams) {
+            s->wake.notify_all();
+        }
+        for (auto& s : m_streams) {
             s->worker.join();
         }
     }
@@ -63,7 +68,7 @@ public:
     void retire(const StreamPtr& s) {
         std::lock_guard lock(m_mutex);
         s->retired = true;
-        m_cv.notify_all();
+        s->wake.notify_one();
     }
 
     // Queues a task. With legacy_sync, adds the legacy-stream ordering of CUDA: legacy work
@@ -72,25 +77,32 @@ public:
         auto t = std::make_shared<Task>();
         t->spec = std::move(spec);
         t->deps = std::move(deps);
-        t->enqueued = Clock::now();
+        const Clock::time_point called = Clock::now();
         std::unique_lock lock(m_mutex);
-        m_cv.wait(lock, [&] { return m_stopping || s.queue.size() < k_max_queued; });
+        if (s.queue.size() >= k_max_queued) {
+            m_cv.wait(lock, [&] { return m_stopping || s.queue.size() < k_max_queued; });
+            m_host_observed = true;  // the call blocked until the device made room: the host saw it
+        }
+        t->enqueued = host_clock(called);
         if (legacy_sync) {
             add_legacy_deps(s, *t);
         }
         s.queue.push_back(t);
         s.last = t;
-        m_cv.notify_all();
+        s.wake.notify_one();  // only this stream's worker: waking every worker on each launch
+                              // stalls the host on a small machine
         return t;
     }
 
     void wait_task(const TaskPtr& t) {
         std::unique_lock lock(m_mutex);
+        m_host_observed = true;
         m_cv.wait(lock, [&] { return m_stopping || t->done; });
     }
 
-    bool task_done(const TaskPtr& t) const {
+    bool task_done(const TaskPtr& t) {
         std::lock_guard lock(m_mutex);
+        m_host_observed = true;
         return t->done;
     }
 
@@ -99,18 +111,21 @@ public:
         return t->finished;
     }
 
-    bool stream_idle(const SimStream& s) const {
+    bool stream_idle(const SimStream& s) {
         std::lock_guard lock(m_mutex);
+        m_host_observed = true;
         return s.queue.empty();
     }
 
     void wait_stream(const SimStream& s) {
         std::unique_lock lock(m_mutex);
+        m_host_observed = true;
         m_cv.wait(lock, [&] { return m_stopping || s.queue.empty(); });
     }
 
     void wait_device(int device) {
         std::unique_lock lock(m_mutex);
+        m_host_observed = true;
         m_cv.wait(lock, [&] { return m_stopping || device_idle(device); });
     }
 
@@ -129,10 +144,10 @@ public:
     }
 
     // Waits in a worker until `deadline`; wakes early only when the backend is being destroyed.
-    void sleep_until(Clock::time_point deadline) {
+    void sleep_until(SimStream& s, Clock::time_point deadline) {
         constexpr auto k_busy = std::chrono::microseconds(100);  // sleeping would overshoot this
         std::unique_lock lock(m_mutex);
-        m_cv.wait_until(lock, deadline - k_busy, [&] { return m_stopping; });
+        s.wake.wait_until(lock, deadline - k_busy, [&] { return m_stopping; });
         lock.unlock();
         while (Clock::now() < deadline && !m_stopping_relaxed.load(std::memory_order_relaxed)) {
         }
@@ -148,7 +163,7 @@ private:
     void run_worker(SimStream& s) {
         std::unique_lock lock(m_mutex);
         for (;;) {
-            m_cv.wait(lock, [&] { return m_stopping || s.retired || !s.queue.empty(); });
+            s.wake.wait(lock, [&] { return m_stopping || s.retired || !s.queue.empty(); });
             if (m_stopping || s.queue.empty()) {
                 break;  // stopping, or retired with nothing left
             }
@@ -164,7 +179,7 @@ private:
                 if (t->spec.work) {
                     t->spec.work();
                 }
-                sleep_until(end);
+                sleep_until(s, end);
             }
             lock.lock();
             t->done = true;
@@ -175,6 +190,23 @@ private:
             m_cv.notify_all();
         }
         s.exited = true;
+    }
+
+    // The modelled time of a call the host made at `called`. The modelled host issues calls back
+    // to back: between two calls that did not look at the device (no synchronize, query or
+    // blocking call in between), a gap of up to k_host_gap is scheduling noise of the machine the
+    // sim runs on (a worker thread waking on a 2-core CI host takes tens of microseconds, a
+    // preempted one milliseconds) and is left out. A call right after the host looked at the
+    // device is placed at its real time, so nothing can appear to finish before the host asked
+    // for it, and the modelled clock never lags the real one by more than k_host_gap.
+    Clock::time_point host_clock(Clock::time_point called) {
+        if (m_host_observed) {
+            m_host_observed = false;
+            m_host_time = std::max(m_host_time, called);
+        } else {
+            m_host_time = std::max(m_host_time, called - k_host_gap);
+        }
+        return m_host_time;
     }
 
     // The task's modelled end; reserves its engine until then.
@@ -230,6 +262,9 @@ private:
         });
     }
 
+    static constexpr Clock::duration k_host_gap = std::chrono::milliseconds(5);
+    bool m_host_observed = true;  // guarded by m_mutex, as is m_host_time
+    Clock::time_point m_host_time{};
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
     bool m_stopping = false;

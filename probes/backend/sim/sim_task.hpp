@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -40,6 +41,7 @@ struct SimStream {
     bool retired = false;
     bool exited = false;
     std::thread worker;
+    std::condition_variable wake;  // the worker's: work queued, the stream retired, the sim stopping
 };
 using StreamPtr = std::shared_ptr<SimStream>;
 
