@@ -1,6 +1,6 @@
 // async.copy.bidirectional: H2D and D2H at once on two streams against one direction alone.
 // Judged where the device reports two or more copy engines; ROCm reports a constant there, so
-// on AMD the figure is recorded, not judged (REFERENCE.md).
+// on AMD the figure is recorded, not judged (docs/vendor-behaviour.md).
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"

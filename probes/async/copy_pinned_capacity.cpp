@@ -1,5 +1,5 @@
 // async.copy.pinned_capacity: pin a configurable amount and report the rate; fails only if pinning
-// fails, and then says what limits it (REFERENCE.md: the NVIDIA driver's pinned memory is not bound
+// fails, and then says what limits it (docs/vendor-behaviour.md: the NVIDIA driver's pinned memory is not bound
 // by RLIMIT_MEMLOCK; ROCm's accounting is; CAP_IPC_LOCK ignores the limit).
 #include <fmt/format.h>
 

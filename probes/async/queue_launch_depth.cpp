@@ -1,6 +1,7 @@
 // How many kernel launches queue before the host blocks: a long gate spin, then tiny kernels
 // behind it, each launch call timed. The first launch that blocks until the gate ends marks the
-// queue full. Nothing is required of the figure (info); REFERENCE.md saw ~1,100 on an H200.
+// queue full. Nothing is required of the figure (info); an H200 queued about 1,100
+// (docs/vendor-behaviour.md).
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"

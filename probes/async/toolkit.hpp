@@ -104,7 +104,7 @@ struct GatedCall {
 };
 GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, const std::function<ApiResult()>& call);
 
-// How a gated call behaved, in the classes REFERENCE.md uses.
+// How a gated call behaved, in the classes of docs/vendor-behaviour.md, "Copies".
 enum class CallClass {
     ReturnedEarly,       // came back while the queued spin was still running
     WaitedThenAsync,     // waited for the queue, returned before its own work finished

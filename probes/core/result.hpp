@@ -1,4 +1,4 @@
-// What a check produces: measurements kept apart from the verdict (DESIGN.md "A check").
+// What a check produces: measurements kept apart from the verdict (ARCHITECTURE.md, "How to add a check").
 #pragma once
 
 #include <optional>

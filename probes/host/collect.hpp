@@ -12,7 +12,7 @@
 
 namespace gpuconform {
 
-// Environment variables that change GPU runtime behaviour (REFERENCE.md), recorded when set.
+// Environment variables that change GPU runtime behaviour (docs/environment-variables.md), recorded when set.
 inline constexpr std::array<std::string_view, 17> k_gpu_env_vars{
     "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HSA_ENABLE_SDMA", "GPU_MAX_HW_QUEUES",
     "HIP_LAUNCH_BLOCKING", "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY", "GPU_STAGING_BUFFER_SIZE",

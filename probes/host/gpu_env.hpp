@@ -1,4 +1,4 @@
-// host.env: the environment variables that change GPU runtime behaviour (REFERENCE.md).
+// host.env: the environment variables that change GPU runtime behaviour (docs/environment-variables.md).
 #pragma once
 
 #include <map>

@@ -1,4 +1,4 @@
-// host.memlock: what RLIMIT_MEMLOCK means on this node (REFERENCE.md "raise ulimit -l"):
+// host.memlock: what RLIMIT_MEMLOCK means on this node (docs/vendor-behaviour.md, "Pinned memory"):
 // NVIDIA's pinned memory (cudaHostAlloc/cudaHostRegister) is not bound by it; mlock,
 // RDMA/ibverbs (GPUDirect, NCCL over InfiniBand) and ROCm's pinned-memory accounting are;
 // CAP_IPC_LOCK ignores it, so "it works as root" proves nothing for other users.

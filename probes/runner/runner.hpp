@@ -45,7 +45,7 @@ inline constexpr int k_early_start_min_cpus = 4;
 bool framework_starts_early(FrameworkStart start, int usable_cpus);
 int usable_cpus();  // the CPUs of this process's affinity mask
 
-// Returns the process exit status (DESIGN.md): 0, 1, 2 for bad usage/input, 130 interrupted.
+// Returns the process exit status (README, "gpuconform run"): 0, 1, 2 for bad usage/input, 130 interrupted.
 int run_suite(const RunRequest& request);
 
 // True when `id` matches any of the shell-style globs (or there are none).

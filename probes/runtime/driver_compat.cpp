@@ -113,7 +113,7 @@ void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) 
         return;
     }
     // HIP: hipDriverGetVersion returns the HIP version, not the kernel driver's; no documented
-    // rule to assert between them, so this is recorded (REFERENCE.md "HIP / ROCm differences").
+    // rule to assert between them, so this is recorded (docs/vendor-behaviour.md, "HIP and ROCm differences").
     r.status = Status::Info;
     r.summary = fmt::format("{} runtime {}, driver query {}; kernel module {}", display_name(backend),
                             format_version(backend, v.runtime_version), format_version(backend, v.driver_version),

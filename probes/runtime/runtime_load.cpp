@@ -1,5 +1,6 @@
 // runtime.<backend>.load: does the backend module (and through it the vendor runtime) load?
-// A GPU on the PCI bus with a runtime that will not load is a fail, not a skip (DESIGN.md).
+// A GPU on the PCI bus with a runtime that will not load is a fail, not a skip: the node
+// has a GPU that nothing can use (skip is for a node with no GPU of that vendor).
 #include <fmt/format.h>
 
 #include "runtime/runtime_common.hpp"

@@ -1,5 +1,5 @@
 // How a simulated memcpy_async behaves, as pure functions of what it copies.
-// Conforming behaviour mirrors what CUDA was seen to do (REFERENCE.md, "CUDA copies"):
+// Conforming behaviour mirrors what CUDA was seen to do (docs/vendor-behaviour.md, "Copies"):
 // pinned and device-to-device copies return at once; pageable host-to-device copies up to the
 // staging size are staged and return at once, larger ones wait; pageable device-to-host copies
 // return only once the data is in the host buffer.
