@@ -88,6 +88,21 @@ TEST(FaultCaught, EveryAsyncCheckIsProvenByAScenario) {
     }
 }
 
+// The one rule for wrong data: every check that saw a corrupted copy after synchronize fails,
+// none of them ends in error.
+TEST(FaultCaught, WrongDataIsAFailInEveryCheckThatSawIt) {
+    const auto it = std::find_if(fault_scenarios().begin(), fault_scenarios().end(),
+                                 [](const FaultScenario& s) { return s.fault == "copies_corrupt"; });
+    ASSERT_NE(it, fault_scenarios().end());
+    const auto out = run_scenario(*it);
+    EXPECT_TRUE(out.missed.empty()) << "not caught by: " << join(out.missed);
+    for (const auto& r : out.results) {
+        if (out.tripped.count(r.id) != 0) {
+            EXPECT_EQ(r.status, Status::Fail) << r.id << ": " << r.summary;
+        }
+    }
+}
+
 TEST(FaultCaught, PageableD2HReturningEarlyIsReportedNotFailed) {
     FaultScenario s{"pageable_d2h_early", {}, {"async.copy.pageable_behaviour"}, "", 0};
     const auto out = run_scenario(s);

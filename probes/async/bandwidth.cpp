@@ -21,7 +21,7 @@ void verify(Backend& b, StreamHandle s, CopyKind kind, const HostBuffer& h, cons
             std::size_t bytes) {
     const std::uint64_t wrong = kind == CopyKind::HostToDevice ? device_mismatches(b, s, d, seed) : h.mismatches(seed);
     if (wrong != 0) {
-        throw std::runtime_error(fmt::format("{} copy of {} delivered {} wrong words", direction_label(kind),
+        throw WrongData(fmt::format("{} copy of {} delivered {} wrong words", direction_label(kind),
                                              size_label(bytes), wrong));
     }
 }

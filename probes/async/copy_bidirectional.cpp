@@ -75,7 +75,7 @@ void run(CheckContext& ctx, CheckResult& r) {
         }
     }
     if (device_mismatches(b, a, p.h2d_dst, seed_h) != 0 || p.d2h_dst.mismatches(seed_d) != 0) {
-        throw std::runtime_error("bidirectional copies delivered wrong data");
+        throw WrongData("bidirectional copies delivered wrong data");
     }
     r.measurements.push_back(summarize("bw_pinned_H2D_alone", "GB/s", h2d));
     r.measurements.push_back(summarize("bw_pinned_D2H_alone", "GB/s", d2h));

@@ -108,7 +108,7 @@ double bandwidth_from(Backend& b, StreamHandle s, async::DeviceBuffer& dev, int 
         }));
     }
     if (async::device_mismatches(b, s, dev, seed) != 0) {
-        throw std::runtime_error(fmt::format("the copy from NUMA node {} delivered wrong data", node));
+        throw WrongData(fmt::format("the copy from NUMA node {} delivered wrong data", node));
     }
     return static_cast<double>(dev.bytes()) / median(ms) / 1e6;
 }

@@ -69,7 +69,7 @@ void run(CheckContext& ctx, CheckResult& r) {
             }
             GC_CHECK(b.set_device(j));
             if (device_mismatches(b, *to.stream, *to.dst, from.seed) != 0) {
-                throw std::runtime_error(fmt::format("peer copy {}→{} delivered wrong data", i, j));
+                throw WrongData(fmt::format("peer copy {}→{} delivered wrong data", i, j));
             }
             const auto label = fmt::format("{}to{}", i, j);
             r.measurements.push_back(summarize("peer_bw_" + label, "GB/s", gbps));

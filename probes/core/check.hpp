@@ -91,6 +91,13 @@ public:
         }                                                                \
     } while (0)
 
+// Data that was wrong after a synchronize: a broken promise whatever the check was measuring.
+// The one rule for every check: the runner records `fail` with the message (never `error`).
+class WrongData : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // Thrown by a check that cannot decide; the runner records `skip` with the reason.
 class SkipCheck : public std::runtime_error {
 public:

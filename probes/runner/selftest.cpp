@@ -73,6 +73,13 @@ const std::vector<FaultScenario>& fault_scenarios() {
          "bandwidth check, which pins 256 MiB, cannot measure and says why"},
         {"small_copies_corrupt", {"async.copy.small_transfers"}, {},
          "4 KiB host-to-device copies deliver a wrong word: the small-copy check, the one that makes such copies, fails"},
+        {"copies_corrupt",
+         {"async.copy.bandwidth", "async.copy.bidirectional", "async.copy.pageable_behaviour",
+          "async.copy.pinned_returns_early", "async.copy.registered_returns_early", "async.copy.small_transfers",
+          "async.copy.source_reuse", "async.event.cross_stream_order", "async.overlap.copy_compute"},
+         {},
+         "host-device copies of 1 MiB or more deliver one wrong word: every check that verifies such a copy fails "
+         "(wrong data after synchronize is a fail, never an error)"},
         {"events_ignored", {"async.peer.event_order"}, {"async.peer.event_order"},
          "two GPUs whose events order nothing: a copy waiting on the other GPU's event reads stale data",
          0, 2, -1, -1, WhenBusy::Wait, 0, "events_ignored+peer"},

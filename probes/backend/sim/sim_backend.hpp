@@ -31,6 +31,8 @@
 //                           when RLIMIT_MEMLOCK caps what may be pinned
 //   small_copies_corrupt    host-to-device copies of 4 KiB up to (not including) 64 KiB deliver
 //                           one wrong word: a fault on the path drivers take for small copies
+//   copies_corrupt          host <-> device copies of 1 MiB or more deliver one wrong word (a DMA
+//                           path that corrupts): every check that verifies such a copy fails
 #pragma once
 
 #include <map>

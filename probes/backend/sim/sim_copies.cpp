@@ -147,8 +147,10 @@ ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes
         std::memcpy(staging.get(), src, bytes);
         src = staging.get();
     }
-    const bool corrupt = d.faults.has(Fault::SmallCopiesCorrupt) && kind == CopyKind::HostToDevice &&
-                         bytes >= (std::size_t{4} << 10) && bytes < (std::size_t{64} << 10);
+    const bool corrupt = (d.faults.has(Fault::SmallCopiesCorrupt) && kind == CopyKind::HostToDevice &&
+                          bytes >= (std::size_t{4} << 10) && bytes < (std::size_t{64} << 10)) ||
+                         (d.faults.has(Fault::CopiesCorrupt) && kind != CopyKind::DeviceToDevice &&
+                          bytes >= (std::size_t{1} << 20));
     auto work = [dst, src, bytes, staging, corrupt] {
         std::memcpy(dst, src, bytes);
         if (corrupt) {

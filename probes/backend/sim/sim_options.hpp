@@ -41,6 +41,7 @@ enum class Fault : std::uint32_t {
     ErrorsSwallowed,
     PinnedLimit,
     SmallCopiesCorrupt,
+    CopiesCorrupt,
 };
 
 struct FaultName {
@@ -68,8 +69,9 @@ constexpr FaultName k_fault_names[]{
     {Fault::ErrorsSwallowed, "errors_swallowed"},
     {Fault::PinnedLimit, "pinned_limit"},
     {Fault::SmallCopiesCorrupt, "small_copies_corrupt"},
+    {Fault::CopiesCorrupt, "copies_corrupt"},
 };
-static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::SmallCopiesCorrupt) + 1,
+static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::CopiesCorrupt) + 1,
               "every Fault needs its name in k_fault_names, in order");
 static_assert(std::size(k_fault_names) <= 32, "FaultSet holds 32 knobs");
 
