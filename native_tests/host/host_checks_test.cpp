@@ -8,6 +8,7 @@
 #include "checks/layer_tables.hpp"
 #include "host/host_checks.hpp"
 #include "host_test_data.hpp"
+#include "host/environment_reader.hpp"
 
 namespace gpuconform {
 namespace {

@@ -6,6 +6,7 @@
 #include "async/bandwidth.hpp"
 #include "async/copy_common.hpp"
 #include "async/timing_pair.hpp"
+#include "host/environment_reader.hpp"
 
 namespace gpuconform {
 

@@ -1,5 +1,6 @@
 // The environment fingerprint every report carries, read from /proc, /sys, /etc and the
-// process itself. Collected once per run by the parent (no GPU runtime involved).
+// process itself. Collected once per run by the parent (no GPU runtime involved); the reader is
+// host/environment_reader.hpp.
 #pragma once
 
 #include <cstdint>
@@ -55,16 +56,5 @@ struct Environment {
     std::map<std::string, std::string> kernel_drivers; // "nvidia" -> "580.159.04", "amdgpu" -> ...
     std::vector<PciGpu> pci_gpus;
 };
-
-// Reads everything below `root` ("/" on a real host; a folder of samples in tests).
-Environment collect_environment(const std::string& root = "/");
-
-void to_json(nlohmann::json& j, const Environment& e);
-void to_json(nlohmann::json& j, const PciGpu& g);
-
-// Theoretical per-direction bytes/s of a PCIe link: GT/s × lanes × encoding efficiency / 8.
-std::optional<double> pcie_link_bytes_per_s(double speed_gts, int width);
-// PCIe generation from the per-lane rate (2.5→1, 5→2, 8→3, 16→4, 32→5, 64→6).
-int pcie_generation(double speed_gts);
 
 }  // namespace gpuconform

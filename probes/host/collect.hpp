@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/environment.hpp"
+#include "host/environment_reader.hpp"
 
 namespace gpuconform {
 

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "host/host_checks.hpp"
+#include "host/environment_reader.hpp"
 
 namespace gpuconform {
 

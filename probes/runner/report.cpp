@@ -1,4 +1,5 @@
 #include "runner/report.hpp"
+#include "host/environment_reader.hpp"
 
 #include <chrono>
 #include <ctime>

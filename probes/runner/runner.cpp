@@ -26,6 +26,7 @@
 #include "runner/terminal.hpp"
 #include "runner/worker.hpp"
 #include "runner/worker_child.hpp"
+#include "host/environment_reader.hpp"
 
 namespace gpuconform {
 

@@ -7,6 +7,7 @@
 #include "core/check.hpp"
 #include "runner/causes.hpp"
 #include "runner/device_phase.hpp"
+#include "host/environment_reader.hpp"
 
 namespace gpuconform {
 
