@@ -85,8 +85,7 @@ void collect_gpu_env(char** environment, Environment& env) {
         }
         const std::string name(entry.substr(0, eq));
         std::string value(entry.substr(eq + 1));
-        const bool listed = find_gpu_env_var(name) != nullptr ||
-                            std::find(k_gpu_env_vars.begin(), k_gpu_env_vars.end(), name) != k_gpu_env_vars.end();
+        const bool listed = find_gpu_env_var(name) != nullptr;
         if (!listed || !is_valid_utf8(name)) {
             continue;
         }
