@@ -25,10 +25,9 @@ const std::vector<FaultScenario>& fault_scenarios() {
         {"", {}, {}, "a conforming device trips nothing"},
         {"pinned_copy_blocks",
          {"async.copy.pinned_returns_early", "async.copy.registered_returns_early", "async.copy.bidirectional",
-          "async.overlap.copy_compute", "async.event.cross_stream_order"},
+          "async.overlap.copy_compute"},
          {},
-         "pinned copies that block the host: early-return checks fail, copies issued one after the other cannot "
-         "overlap, and a copy that is over before the next call leaves no race for an event to order (could not judge)"},
+         "pinned copies that block the host: early-return checks fail, and copies issued one after the other cannot overlap"},
         {"launch_blocks",
          {"async.launch.returns_early", "async.overlap.copy_compute", "async.overlap.kernel_kernel",
           "async.stream.legacy_default_sync", "async.stream.nonblocking_independent", "async.stream.per_thread_independent",
@@ -90,11 +89,8 @@ const std::vector<FaultScenario>& fault_scenarios() {
         // A busy node: another process on the GPU the whole run, no time to wait for it.
         {"", {}, {}, "a healthy GPU shared with another process: no FAIL; timing checks end in error naming it",
          0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant"},
-        {"pinned_copy_blocks",
-         {"async.copy.pinned_returns_early", "async.copy.registered_returns_early", "async.event.cross_stream_order"},
-         {},
-         "pinned copies that block, on a busy GPU: still FAIL (early return does not depend on timing); no race, so "
-         "event ordering could not be judged",
+        {"pinned_copy_blocks", {"async.copy.pinned_returns_early", "async.copy.registered_returns_early"}, {},
+         "pinned copies that block, on a busy GPU: still FAIL (early return does not depend on timing)",
          0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant+pinned_copy_blocks"},
         {"default_stream_no_sync", {"async.stream.legacy_default_sync"}, {},
          "a legacy stream that waits for nothing, on a busy GPU: still FAIL",
