@@ -16,13 +16,13 @@ CheckDef on_every_device_at_once(CheckDef d) {
 std::vector<CheckDef> async_checks() {
     return {
         make_async_device_occupancy(),
+        make_async_copy_pinned_capacity(),  // first: before other checks keep pinned buffers
         on_every_device_at_once(make_async_launch_returns_early()),
         make_async_copy_pinned_returns_early(),
         make_async_copy_pageable_behaviour(),
         make_async_copy_registered_returns_early(),
         make_async_copy_bandwidth(),
         make_async_copy_bidirectional(),
-        make_async_copy_pinned_capacity(),
         on_every_device_at_once(make_async_stream_legacy_default_sync()),
         on_every_device_at_once(make_async_stream_nonblocking_independent()),
         on_every_device_at_once(make_async_stream_per_thread_independent()),

@@ -33,8 +33,8 @@ struct CopyRig {
     HostBuffer h;
     DeviceBuffer d;
     std::uint32_t seed;
-    CopyRig(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes)
-        : h(b, bytes, host), d(b, bytes), seed(fresh_seed()) {
+    CopyRig(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes, BufferSource from)
+        : h(b, bytes, host, from), d(b, bytes, from), seed(fresh_seed()) {
         if (kind == CopyKind::HostToDevice) {
             h.fill(seed);
         } else {
@@ -46,8 +46,9 @@ struct CopyRig {
 };
 }  // namespace
 
-CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes, int reps) {
-    CopyRig rig(b, s, kind, host, bytes);
+CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes, int reps,
+                                     BufferSource from) {
+    CopyRig rig(b, s, kind, host, bytes, from);
     std::vector<double> gbps;
     for (int i = 0; i < reps; ++i) {
         const double ms = event_time_ms(b, s, [&] { copy_once(b, s, kind, rig.h, rig.d); });
@@ -58,8 +59,8 @@ CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, 
     return {kind, host, bytes, summarize(name, "GB/s", gbps)};
 }
 
-double measure_copy_train(Backend& b, StreamHandle s, CopyKind kind, std::size_t bytes, int count) {
-    CopyRig rig(b, s, kind, HostKind::Pinned, bytes);
+double measure_copy_train(Backend& b, StreamHandle s, CopyKind kind, std::size_t bytes, int count, BufferSource from) {
+    CopyRig rig(b, s, kind, HostKind::Pinned, bytes, from);
     const double ms = event_time_ms(b, s, [&] {
         for (int i = 0; i < count; ++i) {
             copy_once(b, s, kind, rig.h, rig.d);

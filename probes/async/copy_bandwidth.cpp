@@ -27,13 +27,14 @@ void run(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     Stream s(b, StreamKind::NonBlocking);
     warm_up(b, s);
+    const BufferSource buffers = buffers_of(ctx);  // one set for every size: pinning dominates otherwise
     const std::size_t large = 256u << 20;
     const auto sizes = sweep_sizes(ctx.options.quick, {64u << 10, 1u << 20, 16u << 20, large}, {1u << 20, large});
     double pinned_h2d = 0, pinned_d2h = 0, pageable_h2d = 0, pageable_d2h = 0;
     for (const HostKind host : {HostKind::Pinned, HostKind::Pageable}) {
         for (const CopyKind kind : {CopyKind::HostToDevice, CopyKind::DeviceToHost}) {
             for (const std::size_t bytes : sizes) {
-                const auto m = measure_copy_bandwidth(b, s, kind, host, bytes, bytes >= (16u << 20) ? 5 : 20);
+                const auto m = measure_copy_bandwidth(b, s, kind, host, bytes, bytes >= (16u << 20) ? 5 : 20, buffers);
                 record_bandwidth(r, m);
                 if (bytes == large) {
                     (host == HostKind::Pinned ? (kind == CopyKind::HostToDevice ? pinned_h2d : pinned_d2h)
@@ -43,8 +44,8 @@ void run(CheckContext& ctx, CheckResult& r) {
         }
     }
     // The copy engine's best: a train of large copies between one event pair.
-    const double train_h2d = measure_copy_train(b, s, CopyKind::HostToDevice, large, ctx.options.quick ? 4 : 8);
-    const double train_d2h = measure_copy_train(b, s, CopyKind::DeviceToHost, large, ctx.options.quick ? 4 : 8);
+    const double train_h2d = measure_copy_train(b, s, CopyKind::HostToDevice, large, ctx.options.quick ? 4 : 8, buffers);
+    const double train_d2h = measure_copy_train(b, s, CopyKind::DeviceToHost, large, ctx.options.quick ? 4 : 8, buffers);
     r.measurements.push_back({"bw_train_pinned_H2D_256MiB", train_h2d, "GB/s", 1, {}, {}});
     r.measurements.push_back({"bw_train_pinned_D2H_256MiB", train_d2h, "GB/s", 1, {}, {}});
     r.measurements.push_back({"fidelity_H2D_ratio", pinned_h2d / train_h2d, "ratio", 1, {}, {}});

@@ -17,13 +17,13 @@ std::string direction_label(CopyKind kind) {
 }
 
 GatedCopy gated_copy(Backend& b, StreamHandle stream, CopyKind kind, HostKind host, std::size_t bytes,
-                     std::uint64_t gate) {
+                     std::uint64_t gate, BufferSource from) {
     GatedCopy c;
     c.kind = kind;
     c.host = host;
     c.bytes = bytes;
-    HostBuffer h(b, bytes, host);
-    DeviceBuffer d(b, bytes);
+    HostBuffer h(b, bytes, host, from);
+    DeviceBuffer d(b, bytes, from);
     const std::uint32_t seed = fresh_seed();
     if (kind == CopyKind::HostToDevice) {
         h.fill(seed);

@@ -20,7 +20,7 @@ struct GatedCopy {
 
 // Allocates, fills with a fresh pattern, makes the gated copy, synchronizes and verifies.
 GatedCopy gated_copy(Backend& b, StreamHandle stream, CopyKind kind, HostKind host, std::size_t bytes,
-                     std::uint64_t gate_ns);
+                     std::uint64_t gate_ns, BufferSource from = {});
 
 std::string direction_label(CopyKind kind);  // "H2D", "D2H"
 

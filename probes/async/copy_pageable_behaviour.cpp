@@ -23,7 +23,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     for (const CopyKind kind : {CopyKind::HostToDevice, CopyKind::DeviceToHost}) {
         for (const std::size_t bytes : sweep_sizes(ctx.options.quick, {64u << 10, 1u << 20, 4u << 20, 64u << 20},
                                                    {64u << 10, 16u << 20})) {
-            const auto c = gated_copy(b, s, kind, HostKind::Pageable, bytes, gate);
+            const auto c = gated_copy(b, s, kind, HostKind::Pageable, bytes, gate, buffers_of(ctx));
             record_gated_copy(r, c);
             wrong += c.wrong_words;
             any_error_code = any_error_code || !c.call.call_result.ok();

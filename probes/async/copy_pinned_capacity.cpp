@@ -5,6 +5,7 @@
 
 #include "async/async_checks.hpp"
 #include "async/toolkit.hpp"
+#include "core/buffer_cache.hpp"
 
 namespace gpuconform {
 
@@ -29,6 +30,9 @@ void run(CheckContext& ctx, CheckResult& r) {
     const std::uint64_t bytes = ctx.options.quick ? std::min<std::uint64_t>(ctx.options.pinned_capacity_bytes, 256u << 20)
                                                   : ctx.options.pinned_capacity_bytes;
     r.expectation["pinned_bytes"] = bytes;
+    if (ctx.buffers != nullptr) {
+        ctx.buffers->release_host();  // pinned memory held for other checks would count against a limit
+    }
     void* p = nullptr;
     const auto t0 = Clock::now();
     const ApiResult result = b.host_alloc_pinned(bytes, &p);

@@ -21,7 +21,7 @@ void judge(CheckContext& ctx, CheckResult& r, HostKind host, const std::vector<s
     std::vector<GatedCopy> copies;
     for (const std::size_t bytes : sizes) {
         for (const CopyKind kind : {CopyKind::HostToDevice, CopyKind::DeviceToHost}) {
-            copies.push_back(gated_copy(b, s, kind, host, bytes, gate));
+            copies.push_back(gated_copy(b, s, kind, host, bytes, gate, buffers_of(ctx)));
             record_gated_copy(r, copies.back());
         }
     }

@@ -45,10 +45,19 @@ private:
 enum class HostKind { Pinned, Pageable, Registered };
 std::string to_string(HostKind k);
 
+// Where a check's buffers come from: the worker's cache (core/buffer_cache.hpp) when it has one,
+// else a fresh allocation freed with the buffer. Registered memory is always fresh: registering
+// it is part of what its check exercises.
+struct BufferSource {
+    BufferCache* cache = nullptr;
+    int device = 0;
+};
+BufferSource buffers_of(const CheckContext& ctx);
+
 // A host buffer of 32-bit words: pinned (HostAlloc), pageable (plain heap) or registered.
 class HostBuffer {
 public:
-    HostBuffer(Backend& b, std::size_t bytes, HostKind kind);
+    HostBuffer(Backend& b, std::size_t bytes, HostKind kind, BufferSource from = {}, int slot = 0);
     ~HostBuffer();
     HostBuffer(const HostBuffer&) = delete;
     HostBuffer& operator=(const HostBuffer&) = delete;
@@ -62,12 +71,13 @@ private:
     Backend& m_backend;
     std::size_t m_bytes;
     HostKind m_kind;
+    bool m_borrowed = false;
     std::uint32_t* m_words = nullptr;
 };
 
 class DeviceBuffer {
 public:
-    DeviceBuffer(Backend& b, std::size_t bytes);
+    DeviceBuffer(Backend& b, std::size_t bytes, BufferSource from = {}, int slot = 0);
     ~DeviceBuffer();
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -78,6 +88,7 @@ public:
 private:
     Backend& m_backend;
     std::size_t m_bytes;
+    bool m_borrowed = false;
     std::uint32_t* m_words = nullptr;
 };
 

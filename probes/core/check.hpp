@@ -16,6 +16,7 @@
 
 namespace gpuconform {
 
+class BufferCache;
 class OccupancySampler;
 
 enum class Scope {
@@ -46,6 +47,7 @@ struct CheckContext {
     int device = -1;             // valid for Scope::Device
     DeviceProps props;           // valid for Scope::Device
     const OccupancySampler* occupancy = nullptr;  // for checks with in_parent
+    BufferCache* buffers = nullptr;  // the worker's buffers kept across checks; null: allocate fresh
 
     // Expectation value for this check, resolved for this device's vendor and arch;
     // records what was used into result.expectation.

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/buffer_cache.hpp"
 #include "runner/module_loader.hpp"
 
 namespace gpuconform {
@@ -108,6 +109,7 @@ void worker_child_main(const WorkerSetup& setup, int in_fd, int out_fd) {
     if (!info.loaded) {
         _exit(0);
     }
+    BufferCache buffers(*loaded.backend);  // kept across checks; the worker ends with _exit
     std::string buffer;
     std::string line;
     while (read_line(in_fd, buffer, &line)) {
@@ -118,6 +120,7 @@ void worker_child_main(const WorkerSetup& setup, int in_fd, int out_fd) {
         const CheckDef* def = find_check(request.at("check").get<std::string>());
         const int device = request.value("device", 0);
         CheckContext ctx{*setup.env, *setup.profile, *setup.options_run, loaded.backend.get(), &info, device, {}};
+        ctx.buffers = &buffers;
         if (device >= 0 && device < static_cast<int>(info.devices.size())) {
             ctx.props = info.devices[static_cast<std::size_t>(device)];
         }

@@ -1,0 +1,89 @@
+#include "core/buffer_cache.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "core/check.hpp"
+
+namespace gpuconform {
+
+namespace {
+constexpr std::size_t k_page = 4096;
+}
+
+BufferCache::~BufferCache() {
+    for (auto& [key, block] : m_blocks) {
+        free_block(std::get<0>(key), std::get<1>(key), block);
+    }
+}
+
+void BufferCache::free_block(CachedKind kind, int device, Block& block) {
+    if (block.ptr == nullptr) {
+        return;
+    }
+    switch (kind) {
+    case CachedKind::Pinned:
+        m_backend.host_free_pinned(block.ptr);
+        break;
+    case CachedKind::Pageable:
+        std::free(block.ptr);
+        break;
+    case CachedKind::Device:
+        m_backend.set_device(device);  // freed where it was allocated
+        m_backend.device_free(block.ptr);
+        break;
+    }
+    block = {};
+}
+
+void* BufferCache::get(CachedKind kind, int device, int slot, std::size_t bytes) {
+    const int owner = kind == CachedKind::Device ? device : -1;
+    Block& block = m_blocks[{kind, owner, slot}];
+    if (block.ptr != nullptr && block.bytes >= bytes) {
+        return block.ptr;
+    }
+    if (block.ptr != nullptr && kind == CachedKind::Device) {
+        m_backend.device_free(block.ptr);  // the current device is the block's own
+        block = {};
+    } else {
+        free_block(kind, owner, block);
+    }
+    const std::size_t rounded = (bytes + k_page - 1) / k_page * k_page;
+    void* p = nullptr;
+    switch (kind) {
+    case CachedKind::Pinned:
+        GC_CHECK(m_backend.host_alloc_pinned(rounded, &p));
+        break;
+    case CachedKind::Pageable:
+        p = std::aligned_alloc(k_page, rounded);
+        if (p == nullptr) {
+            throw std::bad_alloc();
+        }
+        std::memset(p, 0, rounded);  // touch every page: first-touch cost stays out of timings
+        break;
+    case CachedKind::Device:
+        GC_CHECK(m_backend.device_alloc(rounded, &p));
+        break;
+    }
+    block = {p, rounded};
+    return p;
+}
+
+void BufferCache::release_host() {
+    for (auto& [key, block] : m_blocks) {
+        if (std::get<0>(key) != CachedKind::Device) {
+            free_block(std::get<0>(key), std::get<1>(key), block);
+        }
+    }
+}
+
+std::size_t BufferCache::held_bytes() const {
+    std::size_t total = 0;
+    for (const auto& [key, block] : m_blocks) {
+        total += block.bytes;
+    }
+    return total;
+}
+
+}  // namespace gpuconform
