@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "core/gpu_turn.hpp"
 #include "runner/device_phase.hpp"
 #include "runner/worker_child.hpp"
 
@@ -106,6 +107,10 @@ std::vector<CheckResult> DevicePhase::run_in_parent(Slot& slot, const CheckDef& 
 }
 
 std::vector<CheckResult> DevicePhase::run_guarded(Slot& slot, const CheckDef& def, const std::vector<int>& devices) {
+    std::unique_lock<std::mutex> turn(gpu_timing_turn(), std::defer_lock);
+    if (def.timing_sensitive.value_or(false)) {
+        turn.lock();  // a host check's GPU probe waits until this measurement is done
+    }
     if (!def.timing_sensitive.value_or(false) || m_sampler.empty()) {
         return run_unguarded(slot, def, devices);
     }

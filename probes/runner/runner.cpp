@@ -19,6 +19,7 @@
 #include "render_phases.hpp"
 #include "runner/causes.hpp"
 #include "runner/device_phase.hpp"
+#include "runner/host_checks.hpp"
 #include "runner/module_loader.hpp"
 #include "runner/output.hpp"
 #include "runner/report.hpp"
@@ -56,16 +57,6 @@ std::vector<const CheckDef*> select_checks(const RunRequest& req) {
         }
     }
     return out;
-}
-
-CheckResult run_host_check(const CheckDef& def, const Environment& env, const Profile& profile,
-                           const RunOptions& options, const BackendInfo* info) {
-    CheckContext ctx{env, profile, options, nullptr, info, -1, {}};
-    CheckResult r = run_check_in_process(def, ctx);
-    if (info != nullptr) {
-        r.backend = info->name;
-    }
-    return r;
 }
 
 std::string sim_options(const RunRequest& req) { return sim_module_options(req.sim_devices, req.faults); }
@@ -182,19 +173,23 @@ int run_suite(const RunRequest& req) {
         framework = FrameworkRun::start(framework_options(req), &phases);
     }
 
-    PhaseLog::Scope host_stamp(&phases, "host.checks");
-    for (const auto* def : checks) {
-        if (def->scope == Scope::Host && !g_interrupted) {
-            record(run_host_check(*def, run.env, profile, options, nullptr));
-        }
-    }
-    host_stamp.end();
-
-    DevicePhase phase(run.env, profile, options, req, record);
-    phase.set_phase_log(&phases);
     const bool needs_backends = std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) {
         return c->scope != Scope::Host;
     });
+    // Host checks need no GPU (a compile probe that runs takes the GPU turn, core/gpu_turn.hpp):
+    // with CPUs to spare they run beside the device checks; on a small node, before them.
+    HostChecks host_checks(checks, run.env, profile, options);
+    if (needs_backends && usable_cpus() >= k_early_start_min_cpus) {
+        host_checks.start();
+    } else {
+        host_checks.run_here();
+    }
+    if (!host_checks.started()) {
+        host_checks.finish(&phases, record);
+    }
+
+    DevicePhase phase(run.env, profile, options, req, record);
+    phase.set_phase_log(&phases);
     if (needs_backends && !g_interrupted) {
         std::vector<std::string> names = req.backends.empty() ? std::vector<std::string>{"cuda", "hip"} : req.backends;
         for (const auto& name : names) {
@@ -219,12 +214,23 @@ int run_suite(const RunRequest& req) {
             phase.run_device_checks(checks);
         }
         device_stamp.end();
+        if (host_checks.started()) {
+            // Their results go first in the report, as when they ran first.
+            std::vector<CheckResult> device_results = std::move(run.results);
+            run.results.clear();
+            host_checks.finish(&phases, record);
+            for (auto& r : device_results) {
+                run.results.push_back(std::move(r));
+            }
+        }
         run.results = fold_repeats(std::move(run.results), req.repeat);
         run.backends = phase.backends();
         if (!phase.first_occupancy().empty()) {
             run.gpu_occupancy = phase.first_occupancy();
         }
     }
+
+    host_checks.finish(&phases, record);  // when the device block did not (an interrupted run)
 
     if (layer_selected(req, "framework") && !g_interrupted) {
         if (!framework) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/gpu_turn.hpp"
 #include "framework/child_process.hpp"
 #include "host/host_fs.hpp"
 #include "host/verdict.hpp"
@@ -30,7 +31,10 @@ std::string limits_text(const HostCompilerLimits& l) {
 
 // Runs the probe binary; returns "" when it could not say (no GPU), else the outcome in words.
 std::string run_probe(const std::string& binary, const std::string& dir, bool* ok) {
-    const auto outcome = run_child({binary}, {}, dir + "/run.log", k_run_limit_s);
+    const auto outcome = [&] {
+        std::lock_guard<std::mutex> turn(gpu_timing_turn());  // never inside a device measurement
+        return run_child({binary}, {}, dir + "/run.log", k_run_limit_s);
+    }();
     const auto out = trim(read_text("/", dir + "/run.log").value_or(""));
     *ok = outcome.started && !outcome.timed_out && outcome.exit_code == 0;
     if (outcome.timed_out) {

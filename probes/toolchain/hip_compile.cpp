@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/gpu_turn.hpp"
 #include "framework/child_process.hpp"
 #include "host/host_fs.hpp"
 #include "host/verdict.hpp"
@@ -56,7 +57,10 @@ void run_hip_compile(CheckContext& ctx, CheckResult& r) {
             failures.push_back(fmt::format("{}: {}", run.label, run.diagnosis.summary));
             fixes.push_back(run.diagnosis.fix);
         } else if (gpu) {
-            const auto outcome = run_child({run.binary}, {}, tmp.path() + "/run.log", k_run_limit_s);
+            const auto outcome = [&] {
+                std::lock_guard<std::mutex> turn(gpu_timing_turn());  // never inside a device measurement
+                return run_child({run.binary}, {}, tmp.path() + "/run.log", k_run_limit_s);
+            }();
             const auto said = trim(read_text("/", tmp.path() + "/run.log").value_or(""));
             c["run"] = said;
             if (outcome.exit_code != 0 && outcome.exit_code != 3) {
