@@ -20,6 +20,18 @@ TEST(FrameworkStart, ExplicitChoiceWinsOverTheCpuCount) {
     EXPECT_FALSE(framework_starts_early(FrameworkStart::Late, 128));
 }
 
+TEST(FrameworkStart, OnlyThatCannotReachTheLayerLeavesItOut) {
+    EXPECT_TRUE(only_reaches_layer({}, "framework"));
+    EXPECT_FALSE(only_reaches_layer({"async.copy.bandwidth", "async.copy.bidirectional"}, "framework"));
+    EXPECT_FALSE(only_reaches_layer({"async.*"}, "framework"));
+    EXPECT_FALSE(only_reaches_layer({"frameworks.x"}, "framework"));
+    EXPECT_TRUE(only_reaches_layer({"async.*", "framework.torch.devices"}, "framework"));
+    EXPECT_TRUE(only_reaches_layer({"*bandwidth"}, "framework"));   // could be framework.torch.bandwidth
+    EXPECT_TRUE(only_reaches_layer({"frame*"}, "framework"));
+    EXPECT_TRUE(only_reaches_layer({"framework.*"}, "framework"));
+    EXPECT_TRUE(only_reaches_layer({"f?amework.x"}, "framework"));
+}
+
 TEST(FrameworkStart, UsableCpusCountsTheAffinityMask) {
     const int cpus = usable_cpus();
     EXPECT_GE(cpus, 1);

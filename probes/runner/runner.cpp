@@ -94,6 +94,20 @@ int usable_cpus() {
     return CPU_COUNT(&set);
 }
 
+bool only_reaches_layer(const std::vector<std::string>& only, const std::string& layer) {
+    if (only.empty()) {
+        return true;
+    }
+    const std::string prefix = layer + ".";
+    for (const auto& glob : only) {
+        const std::string literal = glob.substr(0, glob.find_first_of("*?["));
+        if (prefix.compare(0, literal.size(), literal) == 0 || literal.compare(0, prefix.size(), prefix) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool matches_any(const std::string& id, const std::vector<std::string>& globs) {
     if (globs.empty()) {
         return true;
@@ -169,7 +183,8 @@ int run_suite(const RunRequest& req) {
     // Python, pytest and `import torch` take seconds and need no GPU: they proceed while the host
     // and device checks run; the plugin touches the GPU only after finish() says go.
     std::unique_ptr<FrameworkRun> framework;
-    if (layer_selected(req, "framework") && framework_starts_early(req.framework_start, usable_cpus())) {
+    const bool framework_selected = layer_selected(req, "framework") && only_reaches_layer(req.only, "framework");
+    if (framework_selected && framework_starts_early(req.framework_start, usable_cpus())) {
         framework = FrameworkRun::start(framework_options(req), &phases);
     }
 
@@ -232,7 +247,7 @@ int run_suite(const RunRequest& req) {
 
     host_checks.finish(&phases, record);  // when the device block did not (an interrupted run)
 
-    if (layer_selected(req, "framework") && !g_interrupted) {
+    if (framework_selected && !g_interrupted) {
         if (!framework) {
             framework = FrameworkRun::start(framework_options(req), &phases);
         }

@@ -44,6 +44,10 @@ const std::vector<std::string>& known_layers();
 inline constexpr int k_early_start_min_cpus = 4;
 bool framework_starts_early(FrameworkStart start, int usable_cpus);
 int usable_cpus();  // the CPUs of this process's affinity mask
+// False when no --only glob can match an id of `layer` ("layer.*"): a glob whose literal start
+// (up to its first *, ? or [) is neither a prefix of "layer." nor begins with it. The framework
+// layer is then not started at all (pytest and `import torch` cost seconds).
+bool only_reaches_layer(const std::vector<std::string>& only, const std::string& layer);
 
 // Returns the process exit status (README, "gpuconform run"): 0, 1, 2 for bad usage/input, 130 interrupted.
 int run_suite(const RunRequest& request);
