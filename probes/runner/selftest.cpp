@@ -68,9 +68,9 @@ const std::vector<FaultScenario>& fault_scenarios() {
          0, 8, 3},
         {"errors_swallowed", {"async.error.deferred"}, {},
          "an invalid launch and a faulting kernel that no call ever reports: the error check fails"},
-        {"pinned_limit", {"async.copy.pinned_capacity", "async.copy.bandwidth"}, {},
+        {"pinned_limit", {"async.copy.pinned_capacity", "async.copy.bandwidth", "async.copy.bidirectional"}, {},
          "pinned allocations above 64 MiB fail (a memlock cap): the capacity check fails and names the limit; the "
-         "bandwidth check, which pins 256 MiB, cannot measure and says why"},
+         "bandwidth and bidirectional checks, which pin 256 and 128 MiB, cannot measure and say why"},
         {"small_copies_corrupt", {"async.copy.small_transfers"}, {},
          "4 KiB host-to-device copies deliver a wrong word: the small-copy check, the one that makes such copies, fails"},
         {"copies_corrupt",
