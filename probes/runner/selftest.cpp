@@ -25,17 +25,18 @@ const std::vector<FaultScenario>& fault_scenarios() {
         {"", {}, {}, "a conforming device trips nothing"},
         {"pinned_copy_blocks",
          {"async.copy.pinned_returns_early", "async.copy.registered_returns_early", "async.copy.bidirectional",
-          "async.overlap.copy_compute"},
+          "async.overlap.copy_compute", "async.event.cross_stream_order"},
          {},
-         "pinned copies that block the host: early-return checks fail, and copies issued one after the other cannot overlap"},
+         "pinned copies that block the host: early-return checks fail, copies issued one after the other cannot "
+         "overlap, and the cross-stream check cannot queue its consumer while the copy is held back (error)"},
         {"launch_blocks",
          {"async.launch.returns_early", "async.overlap.copy_compute", "async.overlap.kernel_kernel",
           "async.stream.legacy_default_sync", "async.stream.nonblocking_independent", "async.stream.per_thread_independent",
           "async.queue.launch_depth", "async.stream.many_streams", "async.copy.pinned_returns_early",
-          "async.copy.registered_returns_early", "async.copy.pageable_behaviour"},
+          "async.copy.registered_returns_early", "async.copy.pageable_behaviour", "async.event.cross_stream_order"},
          {},
-         "launches that block (like CUDA_LAUNCH_BLOCKING=1): the launch check fails; the gated copy, stream and overlap "
-         "checks cannot queue work behind a kernel, so they end in error and point at it"},
+         "launches that block (like CUDA_LAUNCH_BLOCKING=1): the launch check fails; the gated copy, stream, event and "
+         "overlap checks cannot queue work behind a kernel, so they end in error and point at it"},
         {"pageable_d2h_early", {}, {}, "documented-may: pageable D2H returning early is reported, never failed"},
         {"default_stream_no_sync", {"async.stream.legacy_default_sync"}, {}, "a legacy stream that waits for nothing"},
         {"events_ignored",
@@ -89,8 +90,11 @@ const std::vector<FaultScenario>& fault_scenarios() {
         // A busy node: another process on the GPU the whole run, no time to wait for it.
         {"", {}, {}, "a healthy GPU shared with another process: no FAIL; timing checks end in error naming it",
          0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant"},
-        {"pinned_copy_blocks", {"async.copy.pinned_returns_early", "async.copy.registered_returns_early"}, {},
-         "pinned copies that block, on a busy GPU: still FAIL (early return does not depend on timing)",
+        {"pinned_copy_blocks",
+         {"async.copy.pinned_returns_early", "async.copy.registered_returns_early", "async.event.cross_stream_order"},
+         {},
+         "pinned copies that block, on a busy GPU: still FAIL (early return does not depend on timing); the "
+         "cross-stream check still cannot judge",
          0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant+pinned_copy_blocks"},
         {"default_stream_no_sync", {"async.stream.legacy_default_sync"}, {},
          "a legacy stream that waits for nothing, on a busy GPU: still FAIL",

@@ -76,7 +76,9 @@ def judge_valid_after_sync(valid_after, stale_before):
 
 
 def judge_cross_stream(stale_with_wait, stale_without_wait, trials):
-    """Ordering through Stream.wait_event must never give stale data."""
+    """Ordering through Stream.wait_event must never give stale data, and a clean ordered read
+    proves something only where the race without the wait was seen (as the native
+    async.event.cross_stream_order judges)."""
     if trials == 0:
         return Verdict("error", "no cross-stream trial ran", "see the check's error output")
     shown = (f"without wait_event {stale_without_wait} of {trials} reads were stale"
@@ -86,6 +88,11 @@ def judge_cross_stream(stale_with_wait, stale_without_wait, trials):
                        f"trials despite Stream.wait_event ({shown})",
                        "the event did not order the streams: check the native async layer and "
                        "the driver; do not rely on torch events on this install")
+    if not stale_without_wait:
+        return Verdict("error", f"could not judge: {shown}, so the consumer never ran ahead of the "
+                       f"producer and Stream.wait_event's ordering could not be shown",
+                       "do the streams run concurrently (native async.stream.nonblocking_independent)? "
+                       "is CUDA_LAUNCH_BLOCKING or AMD_SERIALIZE_KERNEL set?")
     return Verdict("pass", f"Stream.wait_event ordered the consumer in {trials} of {trials} "
                    f"trials; {shown}", None)
 

@@ -59,7 +59,8 @@ def test_judge_timing(errors, status):
 
 
 @pytest.mark.parametrize("with_wait, without, trials, status", [
-    (0, 10, 10, "pass"), (0, None, 10, "pass"), (1, 10, 10, "fail"), (0, 0, 0, "error")])
+    (0, 10, 10, "pass"), (0, 1, 10, "pass"), (1, 10, 10, "fail"), (1, 0, 10, "fail"),
+    (0, 0, 10, "error"), (0, None, 10, "error"), (0, 0, 0, "error")])
 def test_judge_cross_stream(with_wait, without, trials, status):
     assert va.judge_cross_stream(with_wait, without, trials).status == status
 
