@@ -105,3 +105,51 @@ TEST(Profile, ErrorLineNumbersPointAtTheBadValue) {
 
 }  // namespace
 }  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+// --profile reaches the framework layer: its values for framework checks come out in the
+// thresholds layout pytest layers over its own file; nothing else does.
+TEST(Profile, FrameworkValuesComeOutInTheThresholdsLayout) {
+    const std::set<std::string> known{"async.copy.bandwidth", "framework.torch.overlap_copy_compute",
+                                      "framework.torch.event_timing"};
+    Profile p = Profile::parse(R"(
+defaults:
+  async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.7}
+  framework.torch.overlap_copy_compute: {overlap_min_ratio: 0.4, trials: 3}
+)", "builtin", known);
+    EXPECT_TRUE(Profile::parse("defaults: {}\n", "empty", known).thresholds_layout("framework.").is_null());
+    p.merge(Profile::parse(R"(
+defaults:
+  framework.torch.overlap_copy_compute: {overlap_min_ratio: 0.7}
+vendors:
+  amd:
+    framework.torch.event_timing: {max_relative_error: 0.1}
+  nvidia:
+    async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.8}
+)", "user.yaml", known));
+    const auto layout = p.thresholds_layout("framework.");
+    EXPECT_EQ(layout["schema_version"], 1);
+    EXPECT_EQ(layout["defaults"]["framework.torch.overlap_copy_compute"]["overlap_min_ratio"], 0.7);  // later wins
+    EXPECT_EQ(layout["defaults"]["framework.torch.overlap_copy_compute"]["trials"], 3);
+    EXPECT_EQ(layout["vendors"]["amd"]["framework.torch.event_timing"]["max_relative_error"], 0.1);
+    EXPECT_FALSE(layout["defaults"].contains("async.copy.bandwidth"));
+    EXPECT_FALSE(layout["vendors"].contains("nvidia"));  // it set only a native value
+}
+
+TEST(Profile, FrameworkKeysAreValidatedAndTakeNoArchs) {
+    const std::set<std::string> known{"framework.torch.overlap_copy_compute"};
+    EXPECT_THROW(Profile::parse("defaults:\n  framework.torch.overlap_copy_compute: {min_overlap_ratio: 0.5}\n", "u.yaml",
+                                known),
+                 ProfileError);  // the old Python name: refused, with the key list
+    EXPECT_THROW(Profile::parse("defaults:\n  framework.torch.overlap_copy_compute: {overlap_min_ratio: 1.5}\n", "u.yaml",
+                                known),
+                 ProfileError);  // out of range
+    EXPECT_THROW(Profile::parse("archs:\n  sm_90:\n    framework.torch.overlap_copy_compute: {overlap_min_ratio: 0.5}\n",
+                                "u.yaml", known),
+                 ProfileError);
+}
+
+}  // namespace
+}  // namespace gpuconform

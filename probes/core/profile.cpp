@@ -76,6 +76,10 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
     std::set<std::string> seen;
     for (const auto& check : node) {
         const auto id = check.first.as<std::string>();
+        if (path.compare(0, 6, "archs.") == 0 && id.compare(0, 10, "framework.") == 0) {
+            throw ProfileError(fmt::format("{}: {}.{}: the framework checks take defaults and vendors, not archs",
+                                           where(source, check.first), path, id));
+        }
         if (!seen.insert(id).second) {
             throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, check.first), path, id));
         }
@@ -188,6 +192,35 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
     } catch (const YAML::Exception& e) {  // a key or value of a shape no branch above expected
         throw ProfileError(fmt::format("{}:{}: {}", source, e.mark.line + 1, e.msg));
     }
+}
+
+nlohmann::json Profile::thresholds_layout(const std::string& prefix) const {
+    nlohmann::json defaults = nlohmann::json::object();
+    nlohmann::json vendors = nlohmann::json::object();
+    const auto copy = [&](const Table& table, nlohmann::json& into) {
+        for (const auto& [check, keys] : table) {
+            if (check.compare(0, prefix.size(), prefix) != 0) {
+                continue;
+            }
+            for (const auto& [key, value] : keys) {
+                into[check][key] = value;
+            }
+        }
+    };
+    for (const auto& layer : m_layers) {
+        copy(layer.defaults, defaults);
+        for (const auto& [vendor, table] : layer.vendors) {
+            nlohmann::json& slot = vendors[vendor];
+            copy(table, slot);
+            if (slot.is_null()) {
+                vendors.erase(vendor);
+            }
+        }
+    }
+    if (defaults.empty() && vendors.empty()) {
+        return nullptr;
+    }
+    return {{"schema_version", 1}, {"defaults", defaults}, {"vendors", vendors}};
 }
 
 Profile Profile::load_file(const std::string& path, const std::set<std::string>& known) {

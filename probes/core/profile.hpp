@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace gpuconform {
 
 class ProfileError : public std::runtime_error {
@@ -40,6 +42,12 @@ public:
                                  const std::string& vendor, const std::string& arch) const;
 
     const std::vector<std::string>& sources() const { return m_sources; }
+
+    // The values set for checks whose id starts with `prefix` ("framework."), later layers
+    // winning, in the framework layer's thresholds layout: {"schema_version": 1, "defaults":
+    // {check: {key: value}}, "vendors": {vendor: {...}}}; null when no layer sets any. The
+    // framework layer layers it over its own thresholds file, so `--profile` reaches pytest.
+    nlohmann::json thresholds_layout(const std::string& prefix) const;
 
 private:
     using Table = std::map<std::string, std::map<std::string, double>>;  // check -> key -> value

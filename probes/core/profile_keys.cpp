@@ -14,6 +14,7 @@ ProfileKey ms(const char* check, const char* key) { return {check, key, k_min_ga
 ProfileKey ratio(const char* check, const char* key, double max = 1) { return {check, key, 0, max, false}; }
 ProfileKey gbps(const char* check, const char* key) { return {check, key, 0, k_max_gbps, false}; }
 ProfileKey bytes(const char* check, const char* key) { return {check, key, 0, k_max_bytes, true}; }
+ProfileKey count(const char* check, const char* key) { return {check, key, 1, 10'000, true}; }
 }  // namespace
 
 const std::vector<ProfileKey>& declared_profile_keys() {
@@ -52,6 +53,36 @@ const std::vector<ProfileKey>& declared_profile_keys() {
         {"async.queue.launch_depth", "blocked_launch_ms", 0.01, k_max_ms, false},
         {"async.queue.launch_depth", "max_launches", 1, 10'000'000, true},
         {"async.copy.numa_locality", "remote_faster_margin_ratio", 1, 10, false},
+        // The framework layer's (python_tests/gpuconform_torch/thresholds.json holds their defaults;
+        // a --profile value reaches pytest as a thresholds file layered over it).
+        bytes("framework.torch.pin_memory", "size_bytes"),
+        count("framework.torch.dataloader_pinned", "batches"),
+        count("framework.torch.dataloader_pinned_workers", "batches"),
+        count("framework.torch.dataloader_pinned_workers", "workers"),
+        count("framework.torch.launch_returns_early", "trials"),
+        ms("framework.torch.launch_returns_early", "gate_ms"),
+        count("framework.torch.non_blocking_h2d", "trials"),
+        ms("framework.torch.non_blocking_h2d", "gate_ms"),
+        bytes("framework.torch.non_blocking_h2d", "size_bytes"),
+        count("framework.torch.pageable_h2d", "trials"),
+        ms("framework.torch.pageable_h2d", "gate_ms"),
+        bytes("framework.torch.pageable_h2d", "small_bytes"),
+        bytes("framework.torch.pageable_h2d", "large_bytes"),
+        count("framework.torch.non_blocking_d2h", "trials"),
+        ms("framework.torch.non_blocking_d2h", "gate_ms"),
+        bytes("framework.torch.non_blocking_d2h", "size_bytes"),
+        count("framework.torch.event_cross_stream", "trials"),
+        ms("framework.torch.event_cross_stream", "gate_ms"),
+        bytes("framework.torch.event_cross_stream", "size_bytes"),
+        count("framework.torch.event_timing", "trials"),
+        ms("framework.torch.event_timing", "spin_ms"),
+        ratio("framework.torch.event_timing", "max_relative_error"),
+        count("framework.torch.overlap_copy_compute", "trials"),
+        bytes("framework.torch.overlap_copy_compute", "size_bytes"),
+        ratio("framework.torch.overlap_copy_compute", "overlap_min_ratio"),
+        count("framework.torch.record_stream", "trials"),
+        ms("framework.torch.record_stream", "gate_ms"),
+        bytes("framework.torch.record_stream", "size_bytes"),
     };
     return k_keys;
 }

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/safe_write.hpp"
 #include "framework/child_process.hpp"
 
 namespace gpuconform {
@@ -161,6 +162,7 @@ namespace {
 
 constexpr const char* k_results_file = "framework-results.json";
 constexpr const char* k_native_file = "native-results.json";
+constexpr const char* k_profile_thresholds_file = "profile-thresholds.json";
 constexpr const char* k_env_file = "framework-env.json";
 constexpr const char* k_log_file = "framework-pytest.log";
 constexpr const char* k_timings_file = "framework-timings.json";
@@ -194,8 +196,19 @@ std::unique_ptr<FrameworkRun> FrameworkRun::start(const FrameworkOptions& option
         run->m_setup_error = std::string("cannot create the framework layer's go socket: ") + std::strerror(errno);
         return run;
     }
-    const auto argv = framework_pytest_argv(options, (dir / k_results_file).string(), (dir / k_native_file).string(),
-                                            (dir / k_env_file).string(), (dir / k_timings_file).string());
+    auto argv = framework_pytest_argv(options, (dir / k_results_file).string(), (dir / k_native_file).string(),
+                                      (dir / k_env_file).string(), (dir / k_timings_file).string());
+    if (!options.thresholds_json.empty()) {
+        const fs::path thresholds = dir / k_profile_thresholds_file;
+        std::string error;
+        if (!write_file_atomic(thresholds.string(), options.thresholds_json + "\n", error)) {
+            run->m_setup_error = "cannot hand the profile's framework values to pytest: " + error;
+            close(go[0]);
+            close(go[1]);
+            return run;
+        }
+        argv.push_back("--gpuconform-thresholds=" + thresholds.string());
+    }
     // No bytecode written next to the installed tests; they may be read-only.
     run->m_child = start_child(argv, {{"PYTHONDONTWRITEBYTECODE", "1"}, {k_go_fd_variable, std::to_string(go[1])}},
                                (dir / k_log_file).string(), go[1]);

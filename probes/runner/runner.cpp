@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/check.hpp"
+#include "core/profile_keys.hpp"
 #include "core/safe_write.hpp"
 #include "framework/framework_layer.hpp"
 #include "junit.hpp"
@@ -61,8 +62,11 @@ std::vector<const CheckDef*> select_checks(const RunRequest& req) {
 
 std::string sim_options(const RunRequest& req) { return sim_module_options(req.sim_devices, req.faults); }
 
-FrameworkOptions framework_options(const RunRequest& req) {
+FrameworkOptions framework_options(const RunRequest& req, const Profile& profile) {
     FrameworkOptions fw;
+    if (const auto layout = profile.thresholds_layout("framework."); !layout.is_null()) {
+        fw.thresholds_json = layout.dump(1);
+    }
     fw.python = find_python(req.python);
     fw.tests_dir = find_python_tests_dir();
     for (const auto& glob : req.only) {
@@ -132,6 +136,9 @@ int run_suite(const RunRequest& req) {
     for (const auto& c : all_checks()) {
         known.insert(c.id);
     }
+    for (const auto& k : declared_profile_keys()) {
+        known.insert(k.check);  // the framework layer's checks, which live in pytest
+    }
     Profile profile = Profile::builtin(known);
     for (const auto& file : req.profile_files) {
         try {
@@ -185,7 +192,7 @@ int run_suite(const RunRequest& req) {
     std::unique_ptr<FrameworkRun> framework;
     const bool framework_selected = layer_selected(req, "framework") && only_reaches_layer(req.only, "framework");
     if (framework_selected && framework_starts_early(req.framework_start, usable_cpus())) {
-        framework = FrameworkRun::start(framework_options(req), &phases);
+        framework = FrameworkRun::start(framework_options(req, profile), &phases);
     }
 
     const bool needs_backends = std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) {
@@ -249,7 +256,7 @@ int run_suite(const RunRequest& req) {
 
     if (framework_selected && !g_interrupted) {
         if (!framework) {
-            framework = FrameworkRun::start(framework_options(req), &phases);
+            framework = FrameworkRun::start(framework_options(req, profile), &phases);
         }
         auto outcome = framework->finish(run.results);
         run.torch = outcome.torch;

@@ -14,7 +14,7 @@ def test_copy_overlaps_compute(check, gpu, thresholds):
     torch = gpu.torch
     size = int(check.expect(thresholds, "size_bytes"))
     trials = int(check.expect(thresholds, "trials"))
-    min_ratio = check.expect(thresholds, "min_overlap_ratio")
+    min_ratio = check.expect(thresholds, "overlap_min_ratio")
     src = torch.empty(size, dtype=torch.uint8, pin_memory=True).fill_(7)
     dst = torch.empty(size, dtype=torch.uint8, device=gpu.device)
     copy_stream, compute_stream = torch.cuda.Stream(), torch.cuda.Stream()

@@ -55,7 +55,7 @@ def test_twins_resolve_per_backend():
 
 def test_builtin_thresholds_cover_every_key_the_checks_use():
     t = thresholds.load_thresholds()
-    assert t.get("framework.torch.overlap_copy_compute", "min_overlap_ratio") > 0
+    assert t.get("framework.torch.overlap_copy_compute", "overlap_min_ratio") > 0
     with pytest.raises(KeyError):
         t.get("framework.torch.overlap_copy_compute", "no_such_key")
 
@@ -63,13 +63,13 @@ def test_builtin_thresholds_cover_every_key_the_checks_use():
 def test_quick_and_user_files_override(tmp_path):
     user = tmp_path / "t.json"
     user.write_text(json.dumps({"schema_version": 1, "defaults": {
-        "framework.torch.overlap_copy_compute": {"min_overlap_ratio": 0.9}}}))
+        "framework.torch.overlap_copy_compute": {"overlap_min_ratio": 0.9}}}))
     base = thresholds.load_thresholds()
     quick = thresholds.load_thresholds(quick=True)
     over = thresholds.load_thresholds([str(user)], quick=True)
     key = ("framework.torch.overlap_copy_compute", "size_bytes")
     assert quick.get(*key) < base.get(*key)
-    assert over.get("framework.torch.overlap_copy_compute", "min_overlap_ratio") == 0.9
+    assert over.get("framework.torch.overlap_copy_compute", "overlap_min_ratio") == 0.9
 
 
 @pytest.mark.parametrize("doc", [{"schema_version": 2}, {"schema_version": 1, "defaults": {"c": {"k": -1}}},
