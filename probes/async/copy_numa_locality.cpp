@@ -26,51 +26,57 @@ int page_node(void* p) {
     return syscall(SYS_move_pages, 0, 1, pages, nullptr, status, 0) == 0 ? status[0] : -1;
 }
 
-// Anonymous memory bound to one node, touched (so its pages exist there) and registered.
-class BoundHost {
+// An anonymous mapping, unmapped when it goes: whatever throws after the mmap leaks nothing.
+class Mapping {
 public:
-    BoundHost(Backend& b, std::size_t bytes, int node) : m_backend(b), m_bytes(bytes) {
+    explicit Mapping(std::size_t bytes) : m_bytes(bytes) {
         m_ptr = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m_ptr == MAP_FAILED) {
             m_ptr = nullptr;
             throw std::runtime_error(fmt::format("mmap of {} bytes failed: {}", bytes, std::strerror(errno)));
         }
+    }
+    ~Mapping() { munmap(m_ptr, m_bytes); }
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    void* get() const { return m_ptr; }
+
+private:
+    std::size_t m_bytes;
+    void* m_ptr = nullptr;
+};
+
+// Anonymous memory bound to one node, touched (so its pages exist there) and registered.
+class BoundHost {
+public:
+    BoundHost(Backend& b, std::size_t bytes, int node) : m_backend(b), m_map(bytes) {
         if (node < 0 || node >= 1024) {
             throw SkipCheck(fmt::format("NUMA node {} is outside the 1024 nodes this check can bind", node));
         }
         unsigned long mask[16] = {};
         mask[node / 64] = 1ul << (node % 64);
-        if (syscall(SYS_mbind, m_ptr, bytes, MPOL_BIND, mask, 16 * 64, MPOL_MF_STRICT | MPOL_MF_MOVE) != 0) {
-            const int err = errno;
-            munmap(m_ptr, bytes);
-            m_ptr = nullptr;
-            throw SkipCheck(fmt::format("cannot bind host memory to NUMA node {}: {}", node, std::strerror(err)));
+        if (syscall(SYS_mbind, m_map.get(), bytes, MPOL_BIND, mask, 16 * 64, MPOL_MF_STRICT | MPOL_MF_MOVE) != 0) {
+            throw SkipCheck(fmt::format("cannot bind host memory to NUMA node {}: {}", node, std::strerror(errno)));
         }
-        std::memset(m_ptr, 0, bytes);
-        if (const int seen = page_node(static_cast<char*>(m_ptr) + bytes / 2); seen != node) {
-            munmap(m_ptr, bytes);
-            m_ptr = nullptr;
+        std::memset(m_map.get(), 0, bytes);
+        if (const int seen = page_node(static_cast<char*>(m_map.get()) + bytes / 2); seen != node) {
             throw SkipCheck(fmt::format("memory bound to NUMA node {} landed on node {}: no comparison", node, seen));
         }
-        GC_CHECK(b.host_register(m_ptr, bytes));
+        GC_CHECK(b.host_register(m_map.get(), bytes));  // throws: m_map still unmaps
         m_registered = true;
     }
     ~BoundHost() {
         if (m_registered) {
-            m_backend.host_unregister(m_ptr);
-        }
-        if (m_ptr != nullptr) {
-            munmap(m_ptr, m_bytes);
+            m_backend.host_unregister(m_map.get());
         }
     }
     BoundHost(const BoundHost&) = delete;
     BoundHost& operator=(const BoundHost&) = delete;
-    std::uint32_t* words() const { return static_cast<std::uint32_t*>(m_ptr); }
+    std::uint32_t* words() const { return static_cast<std::uint32_t*>(m_map.get()); }
 
 private:
     Backend& m_backend;
-    std::size_t m_bytes;
-    void* m_ptr = nullptr;
+    Mapping m_map;
     bool m_registered = false;
 };
 

@@ -65,12 +65,10 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
     _exit(127);
 }
 
-void take_status(ChildOutcome& out, int status) {
-    if (WIFEXITED(status)) {
-        out.exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        out.signal = WTERMSIG(status);
-    }
+void take_status(ChildOutcome& out, const ExitStatus& status) {
+    out.exit_code = status.exit_code;
+    out.signal = status.signal;
+    out.how = status.describe();
 }
 
 }  // namespace
@@ -80,13 +78,10 @@ StartedChild start_child(const std::vector<std::string>& argv, const std::map<st
     StartedChild child;
     ChildOutcome& out = child.outcome;
     child.start = std::chrono::steady_clock::now();
-    const int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    int error_pipe[2];
-    if (log_fd < 0 || argv.empty() || pipe2(error_pipe, O_CLOEXEC) != 0) {
-        out.exec_error = log_fd < 0 ? "cannot write " + log_path + ": " + std::strerror(errno) : "cannot start a child";
-        if (log_fd >= 0) {
-            close(log_fd);
-        }
+    const Fd log(open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    Fd error_read, error_write;
+    if (!log.valid() || argv.empty() || !make_pipe(&error_read, &error_write)) {
+        out.exec_error = !log.valid() ? "cannot write " + log_path + ": " + std::strerror(errno) : "cannot start a child";
         return child;
     }
     const std::vector<std::string> env_strings = child_environment(env);
@@ -94,20 +89,16 @@ StartedChild start_child(const std::vector<std::string>& argv, const std::map<st
     const std::vector<char*> c_envp = c_strings(env_strings);
     const pid_t pid = fork();
     if (pid == 0) {
-        exec_child(c_argv.data(), c_envp.data(), log_fd, error_pipe[1], inherit_fd);
+        exec_child(c_argv.data(), c_envp.data(), log.get(), error_write.get(), inherit_fd);
     }
-    close(log_fd);
-    close(error_pipe[1]);
+    error_write.reset();  // only the child's copy may keep it open, until its exec
     if (pid < 0) {
         out.exec_error = std::string("fork failed: ") + std::strerror(errno);
-        close(error_pipe[0]);
         return child;
     }
-    setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
-    child.pid = pid;
+    child.group = ChildGroup(pid);
     int exec_errno = 0;
-    const bool exec_failed = read(error_pipe[0], &exec_errno, sizeof(exec_errno)) == sizeof(exec_errno);
-    close(error_pipe[0]);
+    const bool exec_failed = read(error_read.get(), &exec_errno, sizeof(exec_errno)) == sizeof(exec_errno);
     out.started = !exec_failed;
     if (exec_failed) {
         out.exec_error = std::strerror(exec_errno);
@@ -118,39 +109,34 @@ StartedChild start_child(const std::vector<std::string>& argv, const std::map<st
 ChildOutcome wait_child(StartedChild& child, std::chrono::steady_clock::time_point deadline,
                         const std::atomic<bool>* stop) {
     ChildOutcome& out = child.outcome;
-    if (child.pid <= 0) {
+    if (!child.group.running()) {
         return out;
     }
-    const pid_t pid = child.pid;
-    int status = 0;
     std::optional<std::chrono::steady_clock::time_point> kill_at;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
+    while (!child.group.poll()) {
         if (stop != nullptr && *stop && !kill_at) {
             out.stopped = true;
-            kill(-pid, SIGTERM);
+            child.group.signal_group(SIGTERM);
             kill_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int>(k_stop_grace_s * 1000));
         }
         if (kill_at && std::chrono::steady_clock::now() >= *kill_at) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
+            child.group.kill_and_reap();
             break;
         }
         if (std::chrono::steady_clock::now() >= deadline) {
             out.timed_out = true;
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
+            child.group.kill_and_reap();
             break;
         }
         std::this_thread::sleep_for(k_poll_interval);
     }
-    child.pid = -1;
-    take_status(out, status);
+    take_status(out, child.group.status());
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - child.start).count();
     return out;
 }
 
 void end_child(StartedChild& child) {
-    if (child.pid <= 0) {
+    if (!child.group.running()) {
         return;
     }
     const std::atomic<bool> stop{true};

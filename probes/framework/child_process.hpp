@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/child_group.hpp"
+
 namespace gpuconform {
 
 struct ChildOutcome {
@@ -15,6 +17,7 @@ struct ChildOutcome {
     bool timed_out = false;  // the whole process group was killed at the limit
     int exit_code = -1;      // valid when it exited normally
     int signal = 0;          // the signal that ended it, or 0
+    std::string how;         // how it ended, in the words a worker's end is told in (ExitStatus::describe)
     bool stopped = false;    // `stop` was raised: the group got SIGTERM, then SIGKILL if still there
     std::string exec_error;  // why execvp failed
     double wall_s = 0.0;
@@ -22,7 +25,7 @@ struct ChildOutcome {
 
 // A child started but not yet waited for (start_child), so it can work while we do.
 struct StartedChild {
-    int pid = -1;
+    ChildGroup group;      // running until wait_child; ended (group killed) if dropped unwaited
     ChildOutcome outcome;  // started and exec_error are set; the rest by wait_child
     std::chrono::steady_clock::time_point start;
 };

@@ -73,8 +73,7 @@ CheckResult explain_failure(const FrameworkOptions& o, const ChildOutcome& child
                                           "raise the framework layer's time limit, or run `pytest "
                                           "python_tests/framework` by hand to see which check hangs");
     }
-    const std::string how = child.signal != 0 ? fmt::format("pytest was killed by signal {}", child.signal)
-                                              : fmt::format("pytest exited with status {}", child.exit_code);
+    const std::string how = "pytest " + child.how;
     return framework_machinery_result(Status::Error, fmt::format("the framework checks gave no results ({}; {}): {}",
                                       how, parse_error, last_line(log)),
                                       "run `python3 -m pytest python_tests/framework` by hand to see the error");

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -17,14 +18,32 @@ namespace gpuconform {
 
 std::atomic<bool> g_interrupted{false};
 
+namespace {
+// In a forked worker: closes every descriptor above stderr but its two pipe ends. A fork keeps
+// what the parent had open (earlier workers' pipes, the framework layer's go socket), and a
+// worker holding another's write end would keep that one from ever seeing end of file.
+void keep_only_fds(int a, int b) {
+    unsigned next = 3;  // the first descriptor not yet dealt with
+    for (const int keep : {std::min(a, b), std::max(a, b)}) {
+        const auto k = static_cast<unsigned>(keep);
+        if (keep >= 0 && k >= next) {  // a pipe end below 3 (a closed stdin) needs no gap
+            if (k > next) {
+                close_range(next, k - 1, 0);
+            }
+            next = k + 1;
+        }
+    }
+    close_range(next, ~0u, 0);
+}
+}  // namespace
+
 std::unique_ptr<Worker> Worker::start(const WorkerSetup& setup, double hello_timeout_s, BackendInfo* info) {
     // fork, dlopen of the module, the runtime's start and its device count, until the hello.
     PhaseLog::Scope stamp(setup.phases, "worker." + setup.backend + ".start");
     std::unique_ptr<Worker> w(new Worker());
     info->name = setup.backend;
-    int to_child[2];
-    int from_child[2];
-    if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0) {
+    Fd child_reads, parent_writes, parent_reads, child_writes;
+    if (!make_pipe(&child_reads, &parent_writes) || !make_pipe(&parent_reads, &child_writes)) {
         info->load_error = fmt::format("cannot create pipes for the worker: {}", std::strerror(errno));
         return w;
     }
@@ -39,16 +58,16 @@ std::unique_ptr<Worker> Worker::start(const WorkerSetup& setup, double hello_tim
         signal(SIGINT, SIG_IGN);  // the parent decides when a worker ends
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_IGN);  // a dropped session reaches the parent, which stops us
-        close(to_child[1]);
-        close(from_child[0]);
-        worker_child_main(setup, to_child[0], from_child[1]);
+        parent_writes.reset();
+        parent_reads.reset();
+        keep_only_fds(child_reads.get(), child_writes.get());  // no other worker's pipe, no go socket
+        worker_child_main(setup, child_reads.get(), child_writes.get());  // ends with _exit
     }
-    setpgid(pid, pid);
-    close(to_child[0]);
-    close(from_child[1]);
-    w->m_pid = pid;
-    w->m_to_child = to_child[1];
-    w->m_from_child = from_child[0];
+    w->m_child = ChildGroup(pid);
+    child_reads.reset();  // the child's ends: held here, a dead child's pipe would never read as closed
+    child_writes.reset();
+    w->m_to_child = std::move(parent_writes);
+    w->m_from_child = std::move(parent_reads);
 
     std::string line;
     const auto status = w->read_line(hello_timeout_s, &line);
@@ -98,13 +117,13 @@ Worker::ReadStatus Worker::read_line(double timeout_s, std::string* line) {
         if (left.count() <= 0) {
             return ReadStatus::Timeout;
         }
-        pollfd p{m_from_child, POLLIN, 0};
+        pollfd p{m_from_child.get(), POLLIN, 0};
         const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 100)));
         if (ready <= 0) {
             continue;  // timeout slice or EINTR: check the flag and the deadline again
         }
         char chunk[65536];
-        const ssize_t n = ::read(m_from_child, chunk, sizeof chunk);
+        const ssize_t n = ::read(m_from_child.get(), chunk, sizeof chunk);
         if (n <= 0) {
             return ReadStatus::Closed;
         }
@@ -113,24 +132,15 @@ Worker::ReadStatus Worker::read_line(double timeout_s, std::string* line) {
 }
 
 std::string Worker::reap(bool kill_first) {
-    if (m_pid <= 0) {
+    if (!m_child.running()) {
         return "had already ended";
     }
     if (kill_first) {
-        kill(-m_pid, SIGKILL);
-        kill(m_pid, SIGKILL);
+        m_child.signal_group(SIGKILL);
     }
-    close(m_to_child);
-    close(m_from_child);
-    int status = 0;
-    waitpid(m_pid, &status, 0);
-    m_pid = -1;
-    if (WIFSIGNALED(status)) {
-        const int sig = WTERMSIG(status);
-        return fmt::format("was killed by signal {} ({}){}", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
-                           strsignal(sig), WCOREDUMP(status) ? ", core dumped" : "");
-    }
-    return fmt::format("exited with status {}", WEXITSTATUS(status));
+    m_to_child.reset();
+    m_from_child.reset();
+    return m_child.wait().describe();
 }
 
 CheckResult Worker::run(const CheckDef& def, int device, double timeout_s) {
@@ -152,7 +162,7 @@ bool Worker::send(const CheckDef& def, int device) {
         return false;
     }
     const std::string request = nlohmann::json{{"check", def.id}, {"device", device}}.dump() + "\n";
-    return ::write(m_to_child, request.data(), request.size()) == static_cast<ssize_t>(request.size());
+    return ::write(m_to_child.get(), request.data(), request.size()) == static_cast<ssize_t>(request.size());
 }
 
 CheckResult Worker::receive(const CheckDef& def, int device, double timeout_s) {

@@ -10,6 +10,7 @@
 
 #include "core/backend_info.hpp"
 #include "core/check.hpp"
+#include "core/child_group.hpp"
 #include "core/phase_log.hpp"
 
 namespace gpuconform {
@@ -41,16 +42,16 @@ public:
     // The same in two halves, so several workers can run one check on their devices at once.
     bool send(const CheckDef& def, int device);
     CheckResult receive(const CheckDef& def, int device, double timeout_s);
-    bool alive() const { return m_pid > 0; }
+    bool alive() const { return m_child.running(); }
 
 private:
     Worker() = default;
     enum class ReadStatus { Line, Timeout, Closed, Interrupted };
     ReadStatus read_line(double timeout_s, std::string* line);
     std::string reap(bool kill_first);  // ends the child; returns how it ended, in words
-    pid_t m_pid = -1;
-    int m_to_child = -1;
-    int m_from_child = -1;
+    ChildGroup m_child;
+    Fd m_to_child;
+    Fd m_from_child;
     std::string m_buffer;
 };
 

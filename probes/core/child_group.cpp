@@ -1,0 +1,134 @@
+#include "core/child_group.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace gpuconform {
+
+Fd& Fd::operator=(Fd&& other) noexcept {
+    if (this != &other) {
+        reset(other.release());
+    }
+    return *this;
+}
+
+int Fd::release() { return std::exchange(m_fd, -1); }
+
+void Fd::reset(int fd) {
+    if (m_fd >= 0) {
+        ::close(m_fd);
+    }
+    m_fd = fd;
+}
+
+bool make_pipe(Fd* read_end, Fd* write_end) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        return false;
+    }
+    read_end->reset(fds[0]);
+    write_end->reset(fds[1]);
+    return true;
+}
+
+ExitStatus ExitStatus::from_wait_status(int status) {
+    ExitStatus s;
+    s.ended = true;
+    if (WIFEXITED(status)) {
+        s.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        s.signal = WTERMSIG(status);
+        s.core_dumped = WCOREDUMP(status);
+    }
+    return s;
+}
+
+std::string ExitStatus::describe() const {
+    if (!ended) {
+        return "had not ended";
+    }
+    if (signal != 0) {
+        const char* abbrev = sigabbrev_np(signal);
+        return fmt::format("was killed by signal {} ({}: {}){}", signal, abbrev != nullptr ? abbrev : "?",
+                           strsignal(signal), core_dumped ? ", core dumped" : "");
+    }
+    return fmt::format("exited with status {}", exit_code);
+}
+
+ChildGroup::ChildGroup(pid_t pid) : m_pid(pid) {
+    if (pid > 0) {
+        setpgid(pid, pid);  // also in the child: whichever runs first, the group exists before any kill
+    }
+}
+
+ChildGroup::ChildGroup(ChildGroup&& other) noexcept
+    : m_pid(std::exchange(other.m_pid, -1)), m_status(other.m_status) {}
+
+ChildGroup& ChildGroup::operator=(ChildGroup&& other) noexcept {
+    if (this != &other) {
+        kill_and_reap();
+        m_pid = std::exchange(other.m_pid, -1);
+        m_status = other.m_status;
+    }
+    return *this;
+}
+
+void ChildGroup::signal_group(int sig) const {
+    if (m_pid > 0) {
+        kill(-m_pid, sig);
+        kill(m_pid, sig);
+    }
+}
+
+void ChildGroup::reaped(int wait_status) {
+    m_status = ExitStatus::from_wait_status(wait_status);
+    m_pid = -1;
+}
+
+bool ChildGroup::poll() {
+    if (m_pid <= 0) {
+        return true;
+    }
+    int status = 0;
+    const pid_t got = waitpid(m_pid, &status, WNOHANG);
+    if (got == m_pid) {
+        reaped(status);
+        return true;
+    }
+    if (got < 0 && errno == ECHILD) {  // reaped elsewhere: nothing more to learn
+        m_pid = -1;
+        return true;
+    }
+    return false;
+}
+
+const ExitStatus& ChildGroup::wait() {
+    while (m_pid > 0) {
+        int status = 0;
+        const pid_t got = waitpid(m_pid, &status, 0);
+        if (got == m_pid) {
+            reaped(status);
+        } else if (got < 0 && errno != EINTR) {
+            m_pid = -1;
+        }
+    }
+    return m_status;
+}
+
+const ExitStatus& ChildGroup::kill_and_reap() {
+    if (m_pid > 0) {
+        signal_group(SIGKILL);
+        wait();
+    }
+    return m_status;
+}
+
+}  // namespace gpuconform
