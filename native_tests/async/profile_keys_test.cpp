@@ -41,7 +41,9 @@ TEST(ProfileKeys, EveryKeyTheSourcesReadIsDeclared) {
     ASSERT_GT(read.size(), 10u) << "the source scan found almost nothing: the pattern is stale";
     std::set<std::string> declared;
     for (const auto& k : declared_profile_keys()) {
-        declared.insert(k.key);
+        if (k.check.rfind("framework.", 0) != 0) {  // read by pytest: FrameworkKeys (test_core) holds those
+            declared.insert(k.key);
+        }
     }
     for (const auto& key : read) {
         EXPECT_EQ(declared.count(key), 1u) << key << " is read by a check but not declared in core/profile_keys.cpp";
@@ -53,7 +55,9 @@ TEST(ProfileKeys, EveryKeyTheSourcesReadIsDeclared) {
 
 TEST(ProfileKeys, EveryDeclaredKeyBelongsToARealCheckAndEverySiblingCheckHasItsRatio) {
     for (const auto& k : declared_profile_keys()) {
-        EXPECT_NE(find_check(k.check), nullptr) << k.check << "." << k.key << ": no such check";
+        if (k.check.rfind("framework.", 0) != 0) {  // pytest's checks: their ids are python_tests' own
+            EXPECT_NE(find_check(k.check), nullptr) << k.check << "." << k.key << ": no such check";
+        }
         EXPECT_LE(k.min, k.max) << k.check << "." << k.key;
     }
     for (const auto& def : all_checks()) {

@@ -82,6 +82,7 @@ TEST(FaultCaught, EveryAsyncCheckIsProvenByAScenario) {
                                    "causes must name the co-tenant it found"},
     };
     std::set<std::string> proven;
+    ASSERT_NO_THROW(fault_scenarios()) << "a caught_by entry names no scenario";
     for (const auto& s : fault_scenarios()) {
         for (const auto& id : s.must_trip) {
             proven.insert(id.substr(0, id.find('@')));
@@ -89,6 +90,7 @@ TEST(FaultCaught, EveryAsyncCheckIsProvenByAScenario) {
     }
     for (const auto& c : all_checks()) {
         if (c.layer == "async" && unproven.count(c.id) == 0) {
+            EXPECT_FALSE(c.caught_by.empty()) << c.id << " names no selftest scenario in its caught_by";
             EXPECT_EQ(proven.count(c.id), 1u) << c.id << " is the must-trip of no selftest scenario";
         }
     }

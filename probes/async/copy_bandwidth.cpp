@@ -91,6 +91,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_bandwidth() {
     CheckDef d;
     d.id = "async.copy.bandwidth";
+    d.caught_by = {"slow_link", "degraded_link@3", "pinned_limit", "copies_corrupt", "cotenant+measure"};
     d.timing_sensitive = true;  // bandwidth: another user shares the link
     d.layer = "async";
     d.description = "Pinned and pageable H2D/D2H bandwidth over a size sweep, judged against the PCIe link";

@@ -158,6 +158,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_bidirectional() {
     CheckDef d;
     d.id = "async.copy.bidirectional";
+    d.caught_by = {"pinned_copy_blocks", "events_ignored", "one_copy_engine", "no_overlap", "degraded_link@3", "pinned_limit", "copies_corrupt"};
     d.timing_sensitive = true;  // a rate ratio: another user shares the engines
     d.layer = "async";
     d.description = "H2D and D2H at once on two streams: aggregate against one direction";

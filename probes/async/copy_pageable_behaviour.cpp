@@ -54,6 +54,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_pageable_behaviour() {
     CheckDef d;
     d.id = "async.copy.pageable_behaviour";
+    d.caught_by = {"launch_blocks", "copies_corrupt"};
     d.timing_sensitive = false;  // when a pageable copy returns, not how fast
     d.layer = "async";
     d.description = "Pageable H2D/D2H async copies classified: returned early, waited then staged, or synchronous";

@@ -74,6 +74,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_pinned_capacity() {
     CheckDef d;
     d.id = "async.copy.pinned_capacity";
+    d.caught_by = {"pinned_limit"};
     d.timing_sensitive = false;  // whether the allocation and copy succeed
     d.layer = "async";
     d.description = "Pin 1 GiB of host memory (configurable) and report the rate; fail only if pinning fails";

@@ -70,6 +70,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_small_transfers() {
     CheckDef d;
     d.id = "async.copy.small_transfers";
+    d.caught_by = {"small_copies_corrupt", "copies_corrupt"};
     d.timing_sensitive = true;  // latency of small copies
     d.layer = "async";
     d.description = "Per-call cost of 256 pinned 4 KiB copies against one batched 1 MiB copy";

@@ -108,6 +108,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_source_reuse() {
     CheckDef d;
     d.id = "async.copy.source_reuse";
+    d.caught_by = {"events_ignored", "copies_corrupt"};
     d.timing_sensitive = false;  // data correctness
     d.layer = "async";
     d.description = "Overwriting an async copy's source too early corrupts it; event-ordered double buffering does not";

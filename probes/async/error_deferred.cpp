@@ -93,6 +93,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_error_deferred() {
     CheckDef d;
     d.id = "async.error.deferred";
+    d.caught_by = {"errors_swallowed"};
     d.timing_sensitive = false;  // error semantics
     d.layer = "async";
     d.description = "An invalid launch and an in-kernel fault: where each error surfaces, and whether it sticks";

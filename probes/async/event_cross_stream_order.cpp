@@ -128,6 +128,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_event_cross_stream_order() {
     CheckDef d;
     d.id = "async.event.cross_stream_order";
+    d.caught_by = {"pinned_copy_blocks", "launch_blocks", "events_ignored", "copies_corrupt", "cotenant+pinned_copy_blocks"};
     d.timing_sensitive = false;  // event order
     d.layer = "async";
     d.description = "An event wait orders a consumer stream after a copy on another stream; without it, the race";

@@ -61,6 +61,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_event_timing_accuracy() {
     CheckDef d;
     d.id = "async.event.timing_accuracy";
+    d.caught_by = {"events_ignored", "hang", "crash", "sticky_error"};
     d.timing_sensitive = true;  // compares event time with host time; time slicing stretches kernels
     d.layer = "async";
     d.description = "Event-timed duration of a known spin agrees with the kernel's length and the host clock";

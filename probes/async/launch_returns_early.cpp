@@ -47,6 +47,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_launch_returns_early() {
     CheckDef d;
     d.id = "async.launch.returns_early";
+    d.caught_by = {"launch_blocks", "hang", "crash", "sticky_error"};
     d.timing_sensitive = false;  // a gated launch returning early
     d.layer = "async";
     d.description = "A kernel launch returns before the kernel finishes";

@@ -145,6 +145,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_overlap_copy_compute() {
     CheckDef d;
     d.id = "async.overlap.copy_compute";
+    d.caught_by = {"pinned_copy_blocks", "launch_blocks", "events_ignored", "no_overlap", "copies_corrupt"};
     d.timing_sensitive = true;  // overlap is a ratio of durations
     d.layer = "async";
     d.description = "A pinned H2D copy and a compute kernel on two streams overlap";

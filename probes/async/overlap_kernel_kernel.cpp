@@ -70,6 +70,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_overlap_kernel_kernel() {
     CheckDef d;
     d.id = "async.overlap.kernel_kernel";
+    d.caught_by = {"launch_blocks", "events_ignored", "no_overlap"};
     d.timing_sensitive = true;  // overlap is a ratio of durations
     d.layer = "async";
     d.description = "Two kernels on two non-blocking streams run concurrently";

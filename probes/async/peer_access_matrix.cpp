@@ -57,6 +57,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_peer_access_matrix() {
     CheckDef d;
     d.id = "async.peer.access_matrix";
+    d.caught_by = {"no_peer"};
     d.timing_sensitive = false;  // capability flags
     d.layer = "async";
     d.description = "Which GPU pairs can access each other, with the PCI path between them; pairs must agree";

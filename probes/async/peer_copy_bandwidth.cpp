@@ -104,6 +104,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_peer_copy_bandwidth() {
     CheckDef d;
     d.id = "async.peer.copy_bandwidth";
+    d.caught_by = {"degraded_link"};
     d.timing_sensitive = true;  // bandwidth
     d.layer = "async";
     d.description = "Peer copy bandwidth for every ordered GPU pair; a pair far below the others fails";

@@ -82,6 +82,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_peer_event_order() {
     CheckDef d;
     d.id = "async.peer.event_order";
+    d.caught_by = {"events_ignored+peer"};
     d.timing_sensitive = false;  // event order
     d.layer = "async";
     d.description = "An event on one GPU's stream, waited on by another GPU's stream, orders a peer copy";

@@ -85,6 +85,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_queue_launch_depth() {
     CheckDef d;
     d.id = "async.queue.launch_depth";
+    d.caught_by = {"launch_blocks"};
     d.timing_sensitive = true;  // launch depth is measured by timing
     d.layer = "async";
     d.description = "How many kernel launches queue behind a running kernel before the host blocks";

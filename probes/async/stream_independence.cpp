@@ -62,21 +62,25 @@ CheckDef make(const char* id, const char* description, Independence c) {
 }  // namespace
 
 CheckDef make_async_stream_nonblocking_independent() {
-    return make("async.stream.nonblocking_independent",
+    CheckDef d = make("async.stream.nonblocking_independent",
                 "A kernel on the legacy default stream does not wait for a non-blocking stream",
                 {StreamKind::NonBlocking, k_legacy_stream, "the legacy default stream", "a non-blocking stream",
                  "non-blocking streams are not independent here",
                  "overlap that relies on cudaStreamNonBlocking/hipStreamNonBlocking is lost: check CUDA_LAUNCH_BLOCKING, "
                  "AMD_SERIALIZE_KERNEL and whether the device runs kernels concurrently"});
+    d.caught_by = {"launch_blocks", "no_overlap"};
+    return d;
 }
 
 CheckDef make_async_stream_per_thread_independent() {
-    return make("async.stream.per_thread_independent",
+    CheckDef d = make("async.stream.per_thread_independent",
                 "A kernel on the per-thread default stream does not wait for a blocking stream",
                 {StreamKind::Blocking, k_per_thread_stream, "the per-thread default stream", "a blocking stream",
                  "it behaves like the legacy stream",
                  "programs built with --default-stream per-thread lose their concurrency here: check "
                  "CUDA_LAUNCH_BLOCKING, AMD_SERIALIZE_KERNEL and the runtime's per-thread stream support"});
+    d.caught_by = {"launch_blocks", "no_overlap"};
+    return d;
 }
 
 }  // namespace gpuconform

@@ -37,6 +37,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_stream_legacy_default_sync() {
     CheckDef d;
     d.id = "async.stream.legacy_default_sync";
+    d.caught_by = {"launch_blocks", "default_stream_no_sync", "cotenant+default_stream_no_sync"};
     d.timing_sensitive = false;  // ordering semantics: a gated stream must wait
     d.layer = "async";
     d.description = "A kernel on the legacy default stream waits for a long kernel on a blocking stream";

@@ -106,6 +106,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_stream_many_streams() {
     CheckDef d;
     d.id = "async.stream.many_streams";
+    d.caught_by = {"launch_blocks"};
     d.timing_sensitive = true;  // concurrency from durations
     d.layer = "async";
     d.description = "How many streams run kernels concurrently (1, 4, 16, 32 streams)";

@@ -74,6 +74,11 @@ struct CheckDef {
     std::optional<bool> timing_sensitive;
     // Runs in the parent with the occupancy sampler instead of in a worker (async.device.occupancy).
     bool in_parent = false;
+    // The selftest scenarios (by name: `gpuconform selftest --list-faults`) whose fault must trip
+    // this check, fail or error; "name@K" means its result on device K. The selftest's table of
+    // what each fault trips is made from these lists, so a check and the faults that prove it live
+    // in one file. A device check with none is proven by nothing, which a test refuses.
+    std::vector<std::string> caught_by;
     std::function<void(CheckContext&, CheckResult&)> run;
 };
 

@@ -1,6 +1,7 @@
 #include "runner/selftest.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -18,94 +19,93 @@ const std::vector<std::string> k_fatal_probe{"async.launch.returns_early", "asyn
 
 }  // namespace
 
+namespace {
+// Fills each scenario's must_trip from the checks' own caught_by lists (core/check.hpp).
+std::vector<FaultScenario> with_trips_from_checks(std::vector<FaultScenario> table) {
+    for (const auto& def : all_checks()) {
+        for (const auto& entry : def.caught_by) {
+            const auto at = entry.find('@');
+            const std::string name = entry.substr(0, at);
+            auto it = std::find_if(table.begin(), table.end(), [&](const FaultScenario& s) { return scenario_name(s) == name; });
+            if (it == table.end()) {
+                throw std::logic_error(def.id + ": caught_by names no selftest scenario: " + entry);
+            }
+            it->must_trip.insert(at == std::string::npos ? def.id : def.id + entry.substr(at));
+        }
+    }
+    return table;
+}
+}  // namespace
+
 const std::vector<FaultScenario>& fault_scenarios() {
-    // Which checks each fault must trip, and why. Consequences that follow from the fault itself
-    // (a blocking launch serializes everything queued behind it) are listed, not tolerated silently.
-    static const std::vector<FaultScenario> scenarios{
+    // What each fault is and why it trips what it trips; which checks it must trip is said by the
+    // checks (CheckDef::caught_by). Consequences that follow from the fault itself (a blocking
+    // launch serializes everything queued behind it) are listed there, not tolerated silently.
+    // The third field, when set, runs just those checks (a hang costs each check its time limit).
+    static const std::vector<FaultScenario> scenarios = with_trips_from_checks({
         {"", {}, {}, "a conforming device trips nothing"},
-        {"pinned_copy_blocks",
-         {"async.copy.pinned_returns_early", "async.copy.registered_returns_early", "async.copy.bidirectional",
-          "async.overlap.copy_compute", "async.event.cross_stream_order"},
-         {},
+        {"pinned_copy_blocks", {}, {},
          "pinned copies that block the host: early-return checks fail, copies issued one after the other cannot "
          "overlap, and the cross-stream check cannot queue its consumer while the copy is held back (error)"},
-        {"launch_blocks",
-         {"async.launch.returns_early", "async.overlap.copy_compute", "async.overlap.kernel_kernel",
-          "async.stream.legacy_default_sync", "async.stream.nonblocking_independent", "async.stream.per_thread_independent",
-          "async.queue.launch_depth", "async.stream.many_streams", "async.copy.pinned_returns_early",
-          "async.copy.registered_returns_early", "async.copy.pageable_behaviour", "async.event.cross_stream_order"},
-         {},
+        {"launch_blocks", {}, {},
          "launches that block (like CUDA_LAUNCH_BLOCKING=1): the launch check fails; the gated copy, stream, event and "
          "overlap checks cannot queue work behind a kernel, so they end in error and point at it"},
         {"pageable_d2h_early", {}, {}, "documented-may: pageable D2H returning early is reported, never failed"},
-        {"default_stream_no_sync", {"async.stream.legacy_default_sync"}, {}, "a legacy stream that waits for nothing"},
-        {"events_ignored",
-         {"async.event.cross_stream_order", "async.event.timing_accuracy", "async.copy.source_reuse",
-          "async.copy.bidirectional", "async.overlap.copy_compute", "async.overlap.kernel_kernel"},
-         {},
+        {"default_stream_no_sync", {}, {}, "a legacy stream that waits for nothing"},
+        {"events_ignored", {}, {},
          "events that record host time and order nothing: ordering and timing fail, and every check timed or "
          "ordered by events fails or cannot judge"},
-        {"one_copy_engine", {"async.copy.bidirectional"}, {}, "two engines reported, one working"},
-        {"no_overlap",
-         {"async.overlap.copy_compute", "async.overlap.kernel_kernel", "async.copy.bidirectional",
-          "async.stream.nonblocking_independent", "async.stream.per_thread_independent"},
-         {},
+        {"one_copy_engine", {}, {}, "two engines reported, one working"},
+        {"no_overlap", {}, {},
          "one engine for everything: nothing overlaps, so independent streams wait for each other"},
-        {"slow_link", {"async.copy.bandwidth"}, {}, "copies at an eighth of the rate"},
-        {"hang", {k_fatal_probe.begin(), k_fatal_probe.end()}, k_fatal_probe,
+        {"slow_link", {}, {}, "copies at an eighth of the rate"},
+        {"hang", {}, k_fatal_probe,
          "a kernel that never ends: each check times out and the next still runs", 3.0},
-        {"crash", {k_fatal_probe.begin(), k_fatal_probe.end()}, k_fatal_probe,
+        {"crash", {}, k_fatal_probe,
          "a segfault in the runtime: each check is an error naming the signal, the next still runs", 10.0},
-        {"sticky_error", {k_fatal_probe.begin(), k_fatal_probe.end()}, k_fatal_probe,
+        {"sticky_error", {}, k_fatal_probe,
          "a sticky device error: each check is an error, the next runs in a fresh worker", 10.0},
         {"link_at_80pct", {}, {"async.copy.bandwidth", "async.copy.bidirectional"},
          "every copy at 80 % of its rate: above every absolute floor, with no sibling to compare, so no check "
          "fails; `gpuconform diff` against the node's own baseline reports it (native_tests/cli/diff_sim_test.cpp)"},
-        {"degraded_link",
-         {"async.copy.bandwidth@3", "async.copy.bidirectional@3", "async.peer.copy_bandwidth"},
+        {"degraded_link", {},
          {"async.copy.bandwidth", "async.copy.bidirectional", "async.peer.copy_bandwidth"},
          "one GPU in eight at 60 % of its siblings' copy rate, above every absolute floor: the sibling rule names it "
          "and only it",
          0, 8, 3},
-        {"errors_swallowed", {"async.error.deferred"}, {},
+        {"errors_swallowed", {}, {},
          "an invalid launch and a faulting kernel that no call ever reports: the error check fails"},
-        {"pinned_limit", {"async.copy.pinned_capacity", "async.copy.bandwidth", "async.copy.bidirectional"}, {},
+        {"pinned_limit", {}, {},
          "pinned allocations above 64 MiB fail (a memlock cap): the capacity check fails and names the limit; the "
          "bandwidth and bidirectional checks, which pin 256 and 128 MiB, cannot measure and say why"},
-        {"small_copies_corrupt", {"async.copy.small_transfers"}, {},
+        {"small_copies_corrupt", {}, {},
          "4 KiB host-to-device copies deliver a wrong word: the small-copy check, the one that makes such copies, fails"},
-        {"copies_corrupt",
-         {"async.copy.bandwidth", "async.copy.bidirectional", "async.copy.pageable_behaviour",
-          "async.copy.pinned_returns_early", "async.copy.registered_returns_early", "async.copy.small_transfers",
-          "async.copy.source_reuse", "async.event.cross_stream_order", "async.overlap.copy_compute"},
-         {},
+        {"copies_corrupt", {}, {},
          "host-device copies of 1 MiB or more deliver one wrong word: every check that verifies such a copy fails "
          "(wrong data after synchronize is a fail, never an error)"},
-        {"events_ignored", {"async.peer.event_order"}, {"async.peer.event_order"},
+        {"events_ignored", {}, {"async.peer.event_order"},
          "two GPUs whose events order nothing: a copy waiting on the other GPU's event reads stale data",
          0, 2, -1, -1, WhenBusy::Wait, 0, "events_ignored+peer"},
-        {"no_peer", {"async.peer.access_matrix"}, {"async.peer.access_matrix", "async.peer.event_order"},
+        {"no_peer", {}, {"async.peer.access_matrix", "async.peer.event_order"},
          "one GPU in four without peer access while its siblings have it",
          0, 4, 2},
         // A busy node: another process on the GPU the whole run, no time to wait for it.
         {"", {}, {}, "a healthy GPU shared with another process: no FAIL; timing checks end in error naming it",
          0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant"},
-        {"pinned_copy_blocks",
-         {"async.copy.pinned_returns_early", "async.copy.registered_returns_early", "async.event.cross_stream_order"},
-         {},
+        {"pinned_copy_blocks", {}, {},
          "pinned copies that block, on a busy GPU: still FAIL (early return does not depend on timing); the "
          "cross-stream check still cannot judge",
          0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant+pinned_copy_blocks"},
-        {"default_stream_no_sync", {"async.stream.legacy_default_sync"}, {},
+        {"default_stream_no_sync", {}, {},
          "a legacy stream that waits for nothing, on a busy GPU: still FAIL",
          0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant+default_stream_no_sync"},
-        {"", {"async.copy.bandwidth"}, {"async.copy.bandwidth"},
+        {"", {}, {"async.copy.bandwidth"},
          "the co-tenant really takes the link: measured anyway (--when-busy measure), the bandwidth check FAILs",
          0, 1, -1, 0, WhenBusy::Measure, 0, "cotenant+measure"},
         {"", {}, {"async.device.occupancy", "async.copy.bandwidth", "async.overlap.kernel_kernel"},
          "a co-tenant that leaves after 2 s: the timing checks wait for it, then measure and pass",
          0, 1, -1, 2, WhenBusy::Wait, 20, "cotenant_leaves"},
-    };
+    });
     return scenarios;
 }
 
