@@ -49,6 +49,8 @@ gpuconform_optional() {
         python3 -c 'import jsonschema' >/dev/null 2>&1 || /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || out+=(python3-jsonschema)
         python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || out+=(python3-torch)
         [ "${GPUCONFORM_BROWSER_TESTS:-0}" = 1 ] && ! command -v chromium >/dev/null 2>&1 && out+=(chromium)
+        command -v clang-format >/dev/null 2>&1 || out+=(clang-format)  # lint.format (ci/lint.sh)
+        command -v clang-tidy >/dev/null 2>&1 || out+=(clang-tidy)      # lint.tidy
     fi
     printf '%s\n' "${out[@]}"
 }

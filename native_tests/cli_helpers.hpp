@@ -19,7 +19,9 @@ struct Outcome {
     std::string output;  // stdout and stderr together
 };
 
-inline std::string exe() { return std::string(GPUCONFORM_BINARY_DIR) + "/gpuconform"; }
+inline std::string exe() {
+    return std::string(GPUCONFORM_BINARY_DIR) + "/gpuconform";
+}
 
 inline std::string read_pipe(FILE* pipe) {
     std::string text;
@@ -74,7 +76,8 @@ inline std::string schema_error(const std::filesystem::path& report) {
         }
         const std::string cmd = std::string(py) +
                                 " -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), "
-                                "json.load(open(sys.argv[2])))' " + report.string() + " " + schema + " 2>&1";
+                                "json.load(open(sys.argv[2])))' " +
+                                report.string() + " " + schema + " 2>&1";
         FILE* pipe = popen(cmd.c_str(), "r");
         const std::string text = read_pipe(pipe);
         const int status = pipe != nullptr ? pclose(pipe) : -1;

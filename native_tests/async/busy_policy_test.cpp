@@ -59,9 +59,9 @@ TEST(BusyPolicy, BeforeACheck) {
         BeforeAction action;
     };
     const std::vector<Row> rows{
-        {WhenBusy::Wait, false, 120, BeforeAction::Run},     {WhenBusy::Wait, true, 120, BeforeAction::WaitForQuiet},
-        {WhenBusy::Wait, true, 0, BeforeAction::NotRun},     {WhenBusy::Skip, true, 120, BeforeAction::NotRun},
-        {WhenBusy::Skip, false, 0, BeforeAction::Run},       {WhenBusy::Measure, true, 0, BeforeAction::Run},
+        {WhenBusy::Wait, false, 120, BeforeAction::Run},    {WhenBusy::Wait, true, 120, BeforeAction::WaitForQuiet},
+        {WhenBusy::Wait, true, 0, BeforeAction::NotRun},    {WhenBusy::Skip, true, 120, BeforeAction::NotRun},
+        {WhenBusy::Skip, false, 0, BeforeAction::Run},      {WhenBusy::Measure, true, 0, BeforeAction::Run},
         {WhenBusy::Measure, false, 120, BeforeAction::Run},
     };
     for (const auto& row : rows) {
@@ -108,7 +108,8 @@ TEST(BusyPolicy, EveryDeviceCheckDeclaresWhetherItIsTimingSensitive) {
         }
     }
     // The early-return and ordering checks must still catch a broken install on a busy GPU.
-    for (const char* id : {"async.copy.pinned_returns_early", "async.stream.legacy_default_sync", "async.error.deferred"}) {
+    for (const char* id :
+         {"async.copy.pinned_returns_early", "async.stream.legacy_default_sync", "async.error.deferred"}) {
         ASSERT_NE(find_check(id), nullptr) << id;
         EXPECT_EQ(find_check(id)->timing_sensitive, false) << id;
     }

@@ -8,7 +8,8 @@
 namespace gpuconform {
 namespace {
 
-CheckResult result(const std::string& id, Status s, const std::string& summary, std::optional<int> device = std::nullopt) {
+CheckResult result(const std::string& id, Status s, const std::string& summary,
+                   std::optional<int> device = std::nullopt) {
     CheckResult r;
     r.id = id;
     r.layer = id.substr(0, id.find('.'));
@@ -66,7 +67,8 @@ TEST(Causes, ABusyGpuIsOneCausePerDevice) {
     std::vector<CheckResult> results;
     for (const char* id : {"async.copy.bandwidth", "async.overlap.copy_compute"}) {
         auto r = result(id, Status::Error, "pid 1186 python3 held 874 MiB during the measurement", 0);
-        r.disturbance = {{"summary", "pid 1186 python3 held 874 MiB and 98% utilisation"}, {"others", nlohmann::json::array()}};
+        r.disturbance = {{"summary", "pid 1186 python3 held 874 MiB and 98% utilisation"},
+                         {"others", nlohmann::json::array()}};
         results.push_back(r);
     }
     results.push_back(result("async.copy.pinned_returns_early", Status::Pass, "returned early", 0));
@@ -74,7 +76,8 @@ TEST(Causes, ABusyGpuIsOneCausePerDevice) {
     ASSERT_EQ(causes.size(), 1u);
     EXPECT_EQ(causes[0].kind, "busy_gpu");
     EXPECT_NE(causes[0].title.find("pid 1186 python3"), std::string::npos) << causes[0].title;
-    EXPECT_EQ(causes[0].results, (std::vector<std::string>{"async.copy.bandwidth[cuda:0]", "async.overlap.copy_compute[cuda:0]"}));
+    EXPECT_EQ(causes[0].results,
+              (std::vector<std::string>{"async.copy.bandwidth[cuda:0]", "async.overlap.copy_compute[cuda:0]"}));
 }
 
 TEST(Causes, ADebuggingVariableIsNamedInTheResultAndTheCause) {
@@ -114,9 +117,9 @@ TEST(VisibilityValue, HidesAllOnlyWhenTheFirstEntryIsInvalid) {
         bool hides;
     };
     const std::vector<Case> cases = {
-        {"", true},         {"-1", true},          {"NoDevFiles", true}, {"\xEF\xBF\xBD", true},
-        {"0", false},       {"1,0", false},        {"0,x", false},       {"GPU-8f3c2a10", false},
-        {"MIG-1a2b", false}, {"x,0", true},        {",0", true},
+        {"", true},          {"-1", true},   {"NoDevFiles", true}, {"\xEF\xBF\xBD", true},
+        {"0", false},        {"1,0", false}, {"0,x", false},       {"GPU-8f3c2a10", false},
+        {"MIG-1a2b", false}, {"x,0", true},  {",0", true},
     };
     for (const auto& c : cases) {
         EXPECT_EQ(gpuconform::visibility_value_hides_all(c.value), c.hides) << "'" << c.value << "'";

@@ -26,7 +26,7 @@ TEST(FrameworkStart, OnlyThatCannotReachTheLayerLeavesItOut) {
     EXPECT_FALSE(only_reaches_layer({"async.*"}, "framework"));
     EXPECT_FALSE(only_reaches_layer({"frameworks.x"}, "framework"));
     EXPECT_TRUE(only_reaches_layer({"async.*", "framework.torch.devices"}, "framework"));
-    EXPECT_TRUE(only_reaches_layer({"*bandwidth"}, "framework"));   // could be framework.torch.bandwidth
+    EXPECT_TRUE(only_reaches_layer({"*bandwidth"}, "framework"));  // could be framework.torch.bandwidth
     EXPECT_TRUE(only_reaches_layer({"frame*"}, "framework"));
     EXPECT_TRUE(only_reaches_layer({"framework.*"}, "framework"));
     EXPECT_TRUE(only_reaches_layer({"f?amework.x"}, "framework"));

@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 // Every key string passed to expect(), expect_optional() or Profile::lookup() in the sources.
 std::set<std::string> keys_in_sources() {
-    const std::regex call(R"re((?:expect|expect_optional)\(\s*\w+\s*,\s*"([a-z0-9_]+)"|lookup\([^,]+,\s*"([a-z0-9_]+)")re");
+    const std::regex call(
+        R"re((?:expect|expect_optional)\(\s*\w+\s*,\s*"([a-z0-9_]+)"|lookup\([^,]+,\s*"([a-z0-9_]+)")re");
     std::set<std::string> out;
     for (const auto& entry : fs::recursive_directory_iterator(fs::path(GPUCONFORM_SOURCE_DIR) / "probes")) {
         if (entry.path().extension() != ".cpp") {

@@ -13,7 +13,9 @@
 namespace gpuconform {
 
 // Names the scenario in test output instead of dumping its bytes.
-void PrintTo(const FaultScenario& s, std::ostream* os) { *os << scenario_name(s); }
+void PrintTo(const FaultScenario& s, std::ostream* os) {
+    *os << scenario_name(s);
+}
 
 namespace {
 
@@ -78,8 +80,9 @@ TEST(FaultCaught, ConformingSimPassesTheDocumentedRequirements) {
 TEST(FaultCaught, EveryAsyncCheckIsProvenByAScenario) {
     const std::map<std::string, std::string> unproven{
         {"async.copy.numa_locality", "the sim has no NUMA topology: its device names no NUMA node, so the check skips"},
-        {"async.device.occupancy", "an info reading; the co-tenant scenarios prove it: every disturbed result and the "
-                                   "causes must name the co-tenant it found"},
+        {"async.device.occupancy",
+         "an info reading; the co-tenant scenarios prove it: every disturbed result and the "
+         "causes must name the co-tenant it found"},
     };
     std::set<std::string> proven;
     ASSERT_NO_THROW(fault_scenarios()) << "a caught_by entry names no scenario";

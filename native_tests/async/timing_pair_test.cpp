@@ -13,11 +13,11 @@ TEST(StreamOrdering, ClassifiesATinyKernelBehindALongOne) {
         WaitOutcome expected;
     };
     const Case cases[] = {
-        {50.2, false, WaitOutcome::Waited},       // finished only after the 50 ms kernel
-        {5.03, true, WaitOutcome::Independent},   // finished while the long one still ran
-        {40.0, false, WaitOutcome::Waited},       // exactly at the 0.8 line counts as waited
-        {39.9, false, WaitOutcome::Undecided},    // quick, yet the long one had ended: gate too short
-        {60.0, true, WaitOutcome::Undecided},     // slow, yet the long one still ran: host stalled
+        {50.2, false, WaitOutcome::Waited},      // finished only after the 50 ms kernel
+        {5.03, true, WaitOutcome::Independent},  // finished while the long one still ran
+        {40.0, false, WaitOutcome::Waited},      // exactly at the 0.8 line counts as waited
+        {39.9, false, WaitOutcome::Undecided},   // quick, yet the long one had ended: gate too short
+        {60.0, true, WaitOutcome::Undecided},    // slow, yet the long one still ran: host stalled
     };
     for (const auto& c : cases) {
         BehindLong m;
@@ -67,9 +67,9 @@ TEST(Overlap, RatioIsOneForFullOverlapAndZeroForNone) {
 }
 
 TEST(Overlap, ImpossibleFiguresAreNoEvidence) {
-    EXPECT_FALSE(overlap_ratio(0, 10, 10).has_value());    // an event timed nothing
-    EXPECT_FALSE(overlap_ratio(10, 10, 2).has_value());    // the pair cannot beat its longer half
-    EXPECT_TRUE(overlap_ratio(10, 10, 9.5).has_value());   // timing noise is not an impossibility
+    EXPECT_FALSE(overlap_ratio(0, 10, 10).has_value());   // an event timed nothing
+    EXPECT_FALSE(overlap_ratio(10, 10, 2).has_value());   // the pair cannot beat its longer half
+    EXPECT_TRUE(overlap_ratio(10, 10, 9.5).has_value());  // timing noise is not an impossibility
 }
 
 TEST(ManyStreams, ScalingStopsAtTheFirstCountBelowTheRatio) {
@@ -79,8 +79,8 @@ TEST(ManyStreams, ScalingStopsAtTheFirstCountBelowTheRatio) {
     };
     const Case cases[] = {
         {{{1, 1.0}, {4, 3.9}, {16, 15.0}, {32, 30.0}}, 32},
-        {{{1, 1.0}, {4, 3.9}, {16, 4.1}, {32, 4.0}}, 4},     // ROCm with 4 hardware queues
-        {{{1, 1.0}, {4, 1.0}, {16, 16.0}}, 1},               // a later recovery does not count
+        {{{1, 1.0}, {4, 3.9}, {16, 4.1}, {32, 4.0}}, 4},  // ROCm with 4 hardware queues
+        {{{1, 1.0}, {4, 1.0}, {16, 16.0}}, 1},            // a later recovery does not count
         {{{1, 0.5}, {4, 4.0}}, 0},
     };
     for (const auto& c : cases) {
@@ -95,13 +95,12 @@ TEST(EventTiming, JudgesAKnownSpinAgainstEventsAndTheHost) {
         Status expected;
     };
     const Case cases[] = {
-        {20.01, 20.1, Status::Pass},
-        {20.9, 21.0, Status::Pass},    // within 5%
-        {0.002, 0.01, Status::Fail},   // events ignored: stamped at the call, nothing waited
-        {0.002, 20.1, Status::Fail},   // events report ~0 though the host waited
-        {30.0, 30.1, Status::Fail},    // events far off the kernel's length
-        {20.0, 5.0, Status::Fail},     // event_synchronize returned early
-        {20.9, 19.5, Status::Fail},    // events longer than the host waited in all
+        {20.01, 20.1, Status::Pass}, {20.9, 21.0, Status::Pass},  // within 5%
+        {0.002, 0.01, Status::Fail},                              // events ignored: stamped at the call, nothing waited
+        {0.002, 20.1, Status::Fail},                              // events report ~0 though the host waited
+        {30.0, 30.1, Status::Fail},                               // events far off the kernel's length
+        {20.0, 5.0, Status::Fail},                                // event_synchronize returned early
+        {20.9, 19.5, Status::Fail},                               // events longer than the host waited in all
     };
     for (const auto& c : cases) {
         EXPECT_EQ(judge_event_timing(c.event_ms, c.host_ms, 20.0, 0.05).status, c.expected) << c.event_ms;
@@ -118,7 +117,7 @@ TEST(LaunchQueue, OnlyALaunchBlockedUntilTheGateEndedMarksTheQueueFull) {
     const Case cases[] = {
         {5.0, 5.003, LaunchClass::Queued},
         {5.0, 200.1, LaunchClass::QueueFull},
-        {5.0, 9.0, LaunchClass::Noise},       // slow, but the gate could not have ended yet
+        {5.0, 9.0, LaunchClass::Noise},  // slow, but the gate could not have ended yet
         {200.0, 200.01, LaunchClass::GateEnded},
     };
     for (const auto& c : cases) {

@@ -86,10 +86,10 @@ TEST_P(PinnedBandwidth, Verdict) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, PinnedBandwidth,
-    ::testing::Values(LinkCase{55.1, 55.3, 63.0, 0.7, std::nullopt, Status::Pass},   // the H200 seen
-                      LinkCase{27.0, 55.3, 63.0, 0.7, std::nullopt, Status::Fail},   // one direction at Gen4 rates
-                      LinkCase{55.1, 55.3, 0.0, 0.7, std::nullopt, Status::Info},    // no link figure: not judged
-                      LinkCase{3.0, 3.0, 0.0, 0.7, 4.0, Status::Fail},               // below the fleet's floor
+    ::testing::Values(LinkCase{55.1, 55.3, 63.0, 0.7, std::nullopt, Status::Pass},  // the H200 seen
+                      LinkCase{27.0, 55.3, 63.0, 0.7, std::nullopt, Status::Fail},  // one direction at Gen4 rates
+                      LinkCase{55.1, 55.3, 0.0, 0.7, std::nullopt, Status::Info},   // no link figure: not judged
+                      LinkCase{3.0, 3.0, 0.0, 0.7, 4.0, Status::Fail},              // below the fleet's floor
                       LinkCase{20.0, 20.0, 0.0, std::nullopt, 4.0, Status::Pass}));
 
 struct CompatCase {
@@ -105,16 +105,15 @@ TEST_P(CudaCompat, Verdict) {
     EXPECT_EQ(judge_cuda_compat(c.driver, c.runtime, c.module).status, c.expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, CudaCompat,
-    ::testing::Values(CompatCase{13000, 13000, "580.159.04", Status::Pass},
-                      CompatCase{13010, 13000, "590.10", Status::Pass},
-                      // Minor-version compatibility: same major, module at or above 580.65.06.
-                      CompatCase{13000, 13020, "580.65.06", Status::Pass},
-                      CompatCase{13000, 13020, "580.60.01", Status::Fail},
-                      // Debian 13's 550 driver (CUDA 12.4) cannot run a CUDA 13 runtime.
-                      CompatCase{12040, 13000, "550.163.01", Status::Fail},
-                      CompatCase{0, 13000, "", Status::Fail}));
+INSTANTIATE_TEST_SUITE_P(Cases, CudaCompat,
+                         ::testing::Values(CompatCase{13000, 13000, "580.159.04", Status::Pass},
+                                           CompatCase{13010, 13000, "590.10", Status::Pass},
+                                           // Minor-version compatibility: same major, module at or above 580.65.06.
+                                           CompatCase{13000, 13020, "580.65.06", Status::Pass},
+                                           CompatCase{13000, 13020, "580.60.01", Status::Fail},
+                                           // Debian 13's 550 driver (CUDA 12.4) cannot run a CUDA 13 runtime.
+                                           CompatCase{12040, 13000, "550.163.01", Status::Fail},
+                                           CompatCase{0, 13000, "", Status::Fail}));
 
 TEST(CompareDotted, ComparesNumericallyNotAsText) {
     EXPECT_LT(compare_dotted("580.65.06", "580.159.04"), 0);

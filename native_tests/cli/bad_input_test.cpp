@@ -27,7 +27,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCall{"run --backend rocm", "unknown backend"}, BadCall{"run --bogus", "bogus"},
                       BadCall{"run --json /nonexistent-folder/r.json", "does not exist"},
                       BadCall{"run --backend sim --layer async --device 7 --json -", "out of range"},
-                      BadCall{"run --profile /nonexistent.yaml", "nonexistent.yaml"}, BadCall{"frobnicate", "subcommand"}));
+                      BadCall{"run --profile /nonexistent.yaml", "nonexistent.yaml"},
+                      BadCall{"frobnicate", "subcommand"}));
 
 TEST(BadProfile, NamesFileLineAndFieldAndRunsNothing) {
     const auto dir = temp_dir("badprofile");
@@ -52,7 +53,8 @@ TEST(Help, EverySubcommandHasHelp) {
 TEST(List, NamesEveryLayer) {
     const auto out = run_cli("list");
     EXPECT_EQ(out.exit_code, 0);
-    for (const char* id : {"host.memlock", "runtime.cuda.driver_compat", "async.copy.pinned_returns_early", "framework.torch"}) {
+    for (const char* id :
+         {"host.memlock", "runtime.cuda.driver_compat", "async.copy.pinned_returns_early", "framework.torch"}) {
         EXPECT_NE(out.output.find(id), std::string::npos) << id;
     }
 }

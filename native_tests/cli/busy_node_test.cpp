@@ -10,7 +10,8 @@ namespace {
 TEST(BusyNode, NonUtf8EnvironmentStillWritesAValidReport) {
     const auto dir = temp_dir("utf8");
     const auto path = dir / "r.json";
-    const auto out = run_cli("run --layer host --json " + path.string(), "CUDA_VISIBLE_DEVICES=\"$(printf '\\377')\" CUDA_PROFILE=\"$(printf '1\\376')\"");
+    const auto out = run_cli("run --layer host --json " + path.string(),
+                             "CUDA_VISIBLE_DEVICES=\"$(printf '\\377')\" CUDA_PROFILE=\"$(printf '1\\376')\"");
     ASSERT_TRUE(out.exit_code == 0 || out.exit_code == 1) << out.output;
     const auto report = read_json(path);  // throws on invalid UTF-8
     const auto& env = report.at("environment");
@@ -44,9 +45,10 @@ TEST(BusyNode, HiddenGpusAreOneCauseAndAFewLines) {
 TEST(BusyNode, SimCotenantIsNamedAndNothingFails) {
     const auto dir = temp_dir("cotenant");
     const auto path = dir / "r.json";
-    const auto out = run_cli("run --layer async --backend sim --quick --sim-cotenant 0 --busy-wait 0 "
-                             "--only 'async.device.occupancy,async.copy.bandwidth,async.copy.pinned_returns_early' --json " +
-                                 path.string());
+    const auto out = run_cli(
+        "run --layer async --backend sim --quick --sim-cotenant 0 --busy-wait 0 "
+        "--only 'async.device.occupancy,async.copy.bandwidth,async.copy.pinned_returns_early' --json " +
+        path.string());
     EXPECT_EQ(out.exit_code, 1) << out.output;  // the disturbed bandwidth check is an error
     const auto report = read_json(path);
     const auto* bw = find_result(report, "async.copy.bandwidth");
@@ -63,4 +65,4 @@ TEST(BusyNode, SimCotenantIsNamedAndNothingFails) {
 }
 
 }  // namespace
-}  // namespace gpuconform
+}  // namespace gpuconform::test

@@ -13,7 +13,8 @@ const char* k_one_gpu_reason = "--device selected one GPU; the sibling rule need
 nlohmann::json run_sim(const std::string& name, const std::string& args) {
     const auto dir = temp_dir(name);
     const auto path = dir / "r.json";
-    const auto out = run_cli("run --backend sim --sim-devices 4 --layer async --quick " + args + " --json " + path.string());
+    const auto out =
+        run_cli("run --backend sim --sim-devices 4 --layer async --quick " + args + " --json " + path.string());
     EXPECT_TRUE(out.exit_code == 0 || out.exit_code == 1) << out.output;
     return read_json(path);
 }

@@ -43,14 +43,17 @@ TEST_F(DiffSim, EveryRecordedMeasurementDeclaresDirectionAndRole) {
 }
 
 TEST_F(DiffSim, ALinkAt80PercentIsAKeyRegression) {
-    const auto out = run_cli("diff " + s_base.string() + " " + after("link", std::string(k_checks) + " --fault link_at_80pct").string());
+    const auto out = run_cli("diff " + s_base.string() + " " +
+                             after("link", std::string(k_checks) + " --fault link_at_80pct").string());
     EXPECT_EQ(out.exit_code, 1) << out.output;
-    EXPECT_NE(out.output.find("worse   key async.copy.bandwidth [sim:0] bw_pinned_H2D_256MiB"), std::string::npos) << out.output;
+    EXPECT_NE(out.output.find("worse   key async.copy.bandwidth [sim:0] bw_pinned_H2D_256MiB"), std::string::npos)
+        << out.output;
     EXPECT_NE(out.output.find("verdict: REGRESSED"), std::string::npos);
 }
 
 TEST_F(DiffSim, APinnedCopyThatBlocksIsAFailingCheck) {
-    const auto out = run_cli("diff " + s_base.string() + " " + after("blocks", std::string(k_checks) + " --fault pinned_copy_blocks").string());
+    const auto out = run_cli("diff " + s_base.string() + " " +
+                             after("blocks", std::string(k_checks) + " --fault pinned_copy_blocks").string());
     EXPECT_EQ(out.exit_code, 1) << out.output;
     EXPECT_NE(out.output.find("async.copy.pinned_returns_early [sim:0]: pass → fail"), std::string::npos) << out.output;
 }

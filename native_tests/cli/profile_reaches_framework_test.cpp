@@ -48,8 +48,8 @@ TEST(ProfileReachesFramework, AFrameworkValueIsHandedToPytest) {
     EXPECT_EQ(handed["defaults"]["framework.torch.overlap_copy_compute"]["overlap_min_ratio"], 0.7);
 
     // Without a profile value for the layer, pytest keeps its own file alone.
-    const auto plain = run_cli("run --backend sim --layer framework --framework-start late --python " + python.string() +
-                               " --json " + (dir / "p.json").string());
+    const auto plain = run_cli("run --backend sim --layer framework --framework-start late --python " +
+                               python.string() + " --json " + (dir / "p.json").string());
     ASSERT_EQ(plain.exit_code, 0) << plain.output;
     const auto plain_report = read_json(dir / "p.json");
     const auto* p = find_result(plain_report, "framework.torch.overlap_copy_compute");
@@ -61,8 +61,8 @@ TEST(ProfileReachesFramework, AFrameworkValueIsHandedToPytest) {
 TEST(ProfileReachesFramework, ATypoInAFrameworkKeyIsRefusedBeforeAnyCheckRuns) {
     const auto dir = temp_dir("profile-framework-typo");
     std::ofstream(dir / "site.yaml") << "defaults:\n  framework.torch.overlap_copy_compute: {min_overlap_ratio: 0.7}\n";
-    const auto out = run_cli("run --backend sim --profile " + (dir / "site.yaml").string() + " --json " +
-                             (dir / "r.json").string());
+    const auto out =
+        run_cli("run --backend sim --profile " + (dir / "site.yaml").string() + " --json " + (dir / "r.json").string());
     EXPECT_EQ(out.exit_code, 2) << out.output;
     EXPECT_NE(out.output.find("overlap_min_ratio"), std::string::npos) << out.output;  // names the keys it reads
     EXPECT_FALSE(fs::exists(dir / "r.json"));

@@ -57,7 +57,8 @@ TEST(RunPhases, EveryPhaseLiesWithinTheRunAndTheSchemaHoldsThem) {
     const auto report = read_json(path);
     EXPECT_EQ(report.at("schema_version"), "1.2");
     const double run_s = report.at("run").at("duration_s").get<double>();
-    for (const char* name : {"host.environment", "host.checks", "worker.sim.start", "device.checks", "report.assemble"}) {
+    for (const char* name :
+         {"host.environment", "host.checks", "worker.sim.start", "device.checks", "report.assemble"}) {
         const auto p = phase(report, name);
         ASSERT_TRUE(p) << name << " missing";
         EXPECT_GE(p->start, 0.0) << name;
@@ -96,7 +97,8 @@ TEST(RunPhases, FrameworkStartsDuringTheDeviceChecksAndKeepsEveryVerdict) {
         GTEST_SKIP() << "/usr/bin/python3 has no pytest (apt-get install python3-pytest)";
     }
     const auto dir = temp_dir("overlap");
-    const std::string common = "run --backend sim --layer host,runtime,async,framework --quick --python /usr/bin/python3 ";
+    const std::string common =
+        "run --backend sim --layer host,runtime,async,framework --quick --python /usr/bin/python3 ";
     const auto early_out = run_cli(common + "--framework-start early --json " + (dir / "early.json").string());
     const auto late_out = run_cli(common + "--framework-start late --json " + (dir / "late.json").string());
     const auto early = read_json(dir / "early.json");

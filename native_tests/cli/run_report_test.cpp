@@ -30,8 +30,9 @@ TEST(RunReport, SimulatedFaultFailsTheRunAndNamesTheCheck) {
     const auto dir = temp_dir("simfault");
     const auto path = dir / "r.json";
     const auto junit = dir / "r.xml";
-    const auto out = run_cli("run --backend sim --fault slow_link --layer async --only async.copy.bandwidth --quick --json " +
-                             path.string() + " --junit " + junit.string());
+    const auto out =
+        run_cli("run --backend sim --fault slow_link --layer async --only async.copy.bandwidth --quick --json " +
+                path.string() + " --junit " + junit.string());
     EXPECT_EQ(out.exit_code, 1) << out.output;
     const auto report = read_json(path);
     const auto* bw = find_result(report, "async.copy.bandwidth");

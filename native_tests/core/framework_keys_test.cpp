@@ -24,8 +24,8 @@ TEST(FrameworkKeys, TheThresholdsFileAndTheDeclaredKeysAgree) {
                 continue;  // the gate calibration of every torch check, not one check's value
             }
             for (const auto& [key, value] : keys.items()) {
-                EXPECT_NE(find_profile_key(check, key), nullptr) << section << "." << check << "." << key
-                                                                 << " is not a declared profile key";
+                EXPECT_NE(find_profile_key(check, key), nullptr)
+                    << section << "." << check << "." << key << " is not a declared profile key";
                 if (std::string(section) == "defaults") {
                     in_file.insert({check, key});
                 }
@@ -34,7 +34,8 @@ TEST(FrameworkKeys, TheThresholdsFileAndTheDeclaredKeysAgree) {
     }
     for (const auto& k : declared_profile_keys()) {
         if (k.check.compare(0, 10, "framework.") == 0) {
-            EXPECT_EQ(in_file.count({k.check, k.key}), 1u) << k.check << "." << k.key << " has no default in thresholds.json";
+            EXPECT_EQ(in_file.count({k.check, k.key}), 1u)
+                << k.check << "." << k.key << " has no default in thresholds.json";
         }
     }
 }

@@ -19,12 +19,14 @@ vendors:
 archs:
   sm_90:
     async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.85}
-)", "builtin", k_known);
+)",
+                               "builtin", k_known);
     EXPECT_EQ(p.lookup("async.copy.bandwidth", "pcie_efficiency_min_ratio", "amd", "gfx90a"), 0.7);
     EXPECT_EQ(p.lookup("async.copy.bandwidth", "pcie_efficiency_min_ratio", "nvidia", "sm_80"), 0.8);
     EXPECT_EQ(p.lookup("async.copy.bandwidth", "pcie_efficiency_min_ratio", "nvidia", "sm_90"), 0.85);
     // A user's plain default overrides the built-in vendor value: the user's file is a later layer.
-    p.merge(Profile::parse("defaults:\n  async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.5}\n", "user.yaml", k_known));
+    p.merge(
+        Profile::parse("defaults:\n  async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.5}\n", "user.yaml", k_known));
     EXPECT_EQ(p.lookup("async.copy.bandwidth", "pcie_efficiency_min_ratio", "nvidia", "sm_90"), 0.5);
     EXPECT_FALSE(p.lookup("async.copy.bandwidth", "missing_key", "nvidia", "sm_90").has_value());
 }
@@ -49,44 +51,43 @@ TEST_P(ProfileErrors, NameFileLineAndField) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, ProfileErrors,
-    ::testing::Values(BadProfile{"defaults:\n  async.copy.bandwidth: {a: [1\n", "syntax"},
-                      BadProfile{"defaults:\n  async.nope: {a: 1}\n", "async.nope"},
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: -0.5\n",
-                                 "defaults.async.copy.bandwidth.pcie_efficiency_min_ratio"},
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 70%\n", "plain number"},
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 12 GB/s\n", "unit"},
-                      BadProfile{"schema_version: 2\n", "schema_version"},
-                      BadProfile{"thresholds: {}\n", "unknown section"},
-                      // hostile input: values and names that used to be taken silently or crashed
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .nan\n", ".nan"},
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .inf\n", ".inf"},
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 1e300\n", "1e300"},
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pinned_min_gbps: 1\n    pinned_min_gbps: 2\n",
-                                 "given twice"},
-                      // keys: only those a check reads, with the nearest one named
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    pinned_min_gpbs: 4\n",
-                                 "did you mean 'pinned_min_gbps'"},
-                      BadProfile{"defaults:\n  async.copy.bandwidth:\n    overlap_min_ratio: 0.8\n", "unknown key"},
-                      BadProfile{"vendors:\n  sim:\n    async.peer.copy_bandwidth:\n      peer_min_gpbs: 4\n",
-                                 "vendors.sim.async.peer.copy_bandwidth.peer_min_gpbs: unknown key (did you mean 'peer_min_gbps'"},
-                      BadProfile{"defaults:\n  async.copy.bandwdth: {pinned_min_gbps: 4}\n", "did you mean 'async.copy.bandwidth'"},
-                      // each key's sensible range, and whole numbers where a count is meant
-                      BadProfile{"defaults:\n  async.launch.returns_early: {gate_ms: 0}\n", "outside the sensible range"},
-                      BadProfile{"defaults:\n  async.copy.bandwidth: {pcie_efficiency_min_ratio: 1.5}\n", "outside"},
-                      BadProfile{"defaults:\n  async.queue.launch_depth: {max_launches: 1e11}\n", "outside"},
-                      BadProfile{"defaults:\n  async.queue.launch_depth: {max_launches: 99999999999999999999}\n", "max_launches"},
-                      BadProfile{"defaults:\n  async.queue.launch_depth: {max_launches: 2.5}\n", "whole number"},
-                      BadProfile{"defaults: {}\ndefaults: {}\n", "given twice"},
-                      BadProfile{"vendors:\n  nvidai: {}\n", "did you mean 'nvidia'"},
-                      BadProfile{"archs:\n  sm90: {}\n", "unknown arch"},
-                      BadProfile{"schema_version: [1]\n", "schema_version"},
-                      BadProfile{"? [a, b]\n: 1\n", "fleet.yaml"}));
+    ::testing::Values(
+        BadProfile{"defaults:\n  async.copy.bandwidth: {a: [1\n", "syntax"},
+        BadProfile{"defaults:\n  async.nope: {a: 1}\n", "async.nope"},
+        BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: -0.5\n",
+                   "defaults.async.copy.bandwidth.pcie_efficiency_min_ratio"},
+        BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 70%\n", "plain number"},
+        BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 12 GB/s\n", "unit"},
+        BadProfile{"schema_version: 2\n", "schema_version"}, BadProfile{"thresholds: {}\n", "unknown section"},
+        // hostile input: values and names that used to be taken silently or crashed
+        BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .nan\n", ".nan"},
+        BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .inf\n", ".inf"},
+        BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 1e300\n", "1e300"},
+        BadProfile{"defaults:\n  async.copy.bandwidth:\n    pinned_min_gbps: 1\n    pinned_min_gbps: 2\n",
+                   "given twice"},
+        // keys: only those a check reads, with the nearest one named
+        BadProfile{"defaults:\n  async.copy.bandwidth:\n    pinned_min_gpbs: 4\n", "did you mean 'pinned_min_gbps'"},
+        BadProfile{"defaults:\n  async.copy.bandwidth:\n    overlap_min_ratio: 0.8\n", "unknown key"},
+        BadProfile{"vendors:\n  sim:\n    async.peer.copy_bandwidth:\n      peer_min_gpbs: 4\n",
+                   "vendors.sim.async.peer.copy_bandwidth.peer_min_gpbs: unknown key (did you mean 'peer_min_gbps'"},
+        BadProfile{"defaults:\n  async.copy.bandwdth: {pinned_min_gbps: 4}\n", "did you mean 'async.copy.bandwidth'"},
+        // each key's sensible range, and whole numbers where a count is meant
+        BadProfile{"defaults:\n  async.launch.returns_early: {gate_ms: 0}\n", "outside the sensible range"},
+        BadProfile{"defaults:\n  async.copy.bandwidth: {pcie_efficiency_min_ratio: 1.5}\n", "outside"},
+        BadProfile{"defaults:\n  async.queue.launch_depth: {max_launches: 1e11}\n", "outside"},
+        BadProfile{"defaults:\n  async.queue.launch_depth: {max_launches: 99999999999999999999}\n", "max_launches"},
+        BadProfile{"defaults:\n  async.queue.launch_depth: {max_launches: 2.5}\n", "whole number"},
+        BadProfile{"defaults: {}\ndefaults: {}\n", "given twice"},
+        BadProfile{"vendors:\n  nvidai: {}\n", "did you mean 'nvidia'"},
+        BadProfile{"archs:\n  sm90: {}\n", "unknown arch"}, BadProfile{"schema_version: [1]\n", "schema_version"},
+        BadProfile{"? [a, b]\n: 1\n", "fleet.yaml"}));
 
 TEST(Profile, KeysReadOnlyOptionallyAreAccepted) {
     // Keys no built-in section sets are still keys a check reads: a fleet profile may set them.
-    const Profile p = Profile::parse("defaults:\n  async.copy.bandwidth: {pinned_min_gbps: 40}\n"
-                                     "  async.peer.copy_bandwidth: {peer_min_gbps: 100}\n",
-                                     "fleet.yaml", k_known);
+    const Profile p = Profile::parse(
+        "defaults:\n  async.copy.bandwidth: {pinned_min_gbps: 40}\n"
+        "  async.peer.copy_bandwidth: {peer_min_gbps: 100}\n",
+        "fleet.yaml", k_known);
     EXPECT_EQ(p.lookup("async.peer.copy_bandwidth", "peer_min_gbps", "nvidia", "sm_90"), 100);
 }
 
@@ -118,7 +119,8 @@ TEST(Profile, FrameworkValuesComeOutInTheThresholdsLayout) {
 defaults:
   async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.7}
   framework.torch.overlap_copy_compute: {overlap_min_ratio: 0.4, trials: 3}
-)", "builtin", known);
+)",
+                               "builtin", known);
     EXPECT_TRUE(Profile::parse("defaults: {}\n", "empty", known).thresholds_layout("framework.").is_null());
     p.merge(Profile::parse(R"(
 defaults:
@@ -128,7 +130,8 @@ vendors:
     framework.torch.event_timing: {max_relative_error: 0.1}
   nvidia:
     async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.8}
-)", "user.yaml", known));
+)",
+                           "user.yaml", known));
     const auto layout = p.thresholds_layout("framework.");
     EXPECT_EQ(layout["schema_version"], 1);
     EXPECT_EQ(layout["defaults"]["framework.torch.overlap_copy_compute"]["overlap_min_ratio"], 0.7);  // later wins
@@ -140,15 +143,16 @@ vendors:
 
 TEST(Profile, FrameworkKeysAreValidatedAndTakeNoArchs) {
     const std::set<std::string> known{"framework.torch.overlap_copy_compute"};
-    EXPECT_THROW(Profile::parse("defaults:\n  framework.torch.overlap_copy_compute: {min_overlap_ratio: 0.5}\n", "u.yaml",
-                                known),
-                 ProfileError);  // the old Python name: refused, with the key list
-    EXPECT_THROW(Profile::parse("defaults:\n  framework.torch.overlap_copy_compute: {overlap_min_ratio: 1.5}\n", "u.yaml",
-                                known),
-                 ProfileError);  // out of range
-    EXPECT_THROW(Profile::parse("archs:\n  sm_90:\n    framework.torch.overlap_copy_compute: {overlap_min_ratio: 0.5}\n",
+    EXPECT_THROW(Profile::parse("defaults:\n  framework.torch.overlap_copy_compute: {min_overlap_ratio: 0.5}\n",
                                 "u.yaml", known),
-                 ProfileError);
+                 ProfileError);  // the old Python name: refused, with the key list
+    EXPECT_THROW(Profile::parse("defaults:\n  framework.torch.overlap_copy_compute: {overlap_min_ratio: 1.5}\n",
+                                "u.yaml", known),
+                 ProfileError);  // out of range
+    EXPECT_THROW(
+        Profile::parse("archs:\n  sm_90:\n    framework.torch.overlap_copy_compute: {overlap_min_ratio: 0.5}\n",
+                       "u.yaml", known),
+        ProfileError);
 }
 
 }  // namespace

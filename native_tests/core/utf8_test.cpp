@@ -14,10 +14,10 @@ TEST(Utf8, ReplacesOnlyWhatIsInvalid) {
     const std::vector<Row> rows{
         {"0,1", "0,1", "0,1", true},
         {"\xff", "\xEF\xBF\xBD", "\\xff", false},
-        {"GPU-\xc3\xa9", "GPU-\xc3\xa9", "GPU-\\xc3\\xa9", true},               // é stays
-        {"\xc0\xaf", "\xEF\xBF\xBD\xEF\xBF\xBD", "\\xc0\\xaf", false},          // overlong '/'
+        {"GPU-\xc3\xa9", "GPU-\xc3\xa9", "GPU-\\xc3\\xa9", true},                            // é stays
+        {"\xc0\xaf", "\xEF\xBF\xBD\xEF\xBF\xBD", "\\xc0\\xaf", false},                       // overlong '/'
         {"\xed\xa0\x80", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD", "\\xed\\xa0\\x80", false},  // a surrogate
-        {"a\xe2\x82", "a\xEF\xBF\xBD\xEF\xBF\xBD", "a\\xe2\\x82", false},        // truncated €
+        {"a\xe2\x82", "a\xEF\xBF\xBD\xEF\xBF\xBD", "a\\xe2\\x82", false},                    // truncated €
         {std::string("a\0b", 3), std::string("a\0b", 3), "a\\x00b", true},
     };
     for (const auto& row : rows) {

@@ -30,8 +30,8 @@ std::string as_nobody(const std::string& args) {
         std::system(("chmod -R a+rX " + dir.string()).c_str());
         return dir;
     }();
-    return "GPUCONFORM_MODULE_DIR=" + (copy / "backends").string() + " setpriv --reuid=65534 --regid=65534 --clear-groups " +
-           args + " " + (copy / "gpuconform").string();
+    return "GPUCONFORM_MODULE_DIR=" + (copy / "backends").string() +
+           " setpriv --reuid=65534 --regid=65534 --clear-groups " + args + " " + (copy / "gpuconform").string();
 }
 
 TEST(Faults, WithNoBackendModuleTheRuntimesAreReportedAndDeviceChecksSaySkippedWhy) {
@@ -74,8 +74,10 @@ TEST(Faults, ACorruptModuleIsALoaderMessageNotACrash) {
 TEST(Faults, AHungCheckTimesOutAndTheNextStillRuns) {
     const auto dir = temp_dir("hang");
     const auto path = dir / "r.json";
-    run_cli("run --backend sim --fault hang --check-timeout 2 --layer async "
-            "--only 'async.launch.*,async.event.timing_accuracy' --json " + path.string());
+    run_cli(
+        "run --backend sim --fault hang --check-timeout 2 --layer async "
+        "--only 'async.launch.*,async.event.timing_accuracy' --json " +
+        path.string());
     const auto report = read_json(path);
     const auto* launch = find_result(report, "async.launch.returns_early");
     const auto* timing = find_result(report, "async.event.timing_accuracy");
@@ -91,8 +93,8 @@ TEST(Faults, AHungCheckTimesOutAndTheNextStillRuns) {
 void expect_each_check_errors_naming(const std::string& fault, const std::string& name) {
     const auto dir = temp_dir(fault);
     const auto path = dir / "r.json";
-    run_cli("run --backend sim --fault " + fault + " --layer async --only 'async.launch.*,async.event.timing_accuracy' --json " +
-            path.string());
+    run_cli("run --backend sim --fault " + fault +
+            " --layer async --only 'async.launch.*,async.event.timing_accuracy' --json " + path.string());
     const auto report = read_json(path);
     for (const char* id : {"async.launch.returns_early", "async.event.timing_accuracy"}) {
         const auto* r = find_result(report, id);
@@ -114,8 +116,9 @@ TEST(Faults, AStickyDeviceErrorIsAnErrorWithItsNameAndDoesNotLeak) {
 TEST(Faults, SigintEndsChildrenAndWritesAPartialReportMarkedInterrupted) {
     const auto dir = temp_dir("sigint");
     const auto path = dir / "r.json";
-    const std::string script = "sh -c '" + exe() + " run --backend sim --fault hang --check-timeout 60 --layer async --json " +
-                               path.string() + " >/dev/null 2>&1 & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo rc=$?'";
+    const std::string script =
+        "sh -c '" + exe() + " run --backend sim --fault hang --check-timeout 60 --layer async --json " + path.string() +
+        " >/dev/null 2>&1 & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo rc=$?'";
     FILE* pipe = popen(script.c_str(), "r");
     const std::string text = read_pipe(pipe);
     pclose(pipe);
@@ -156,8 +159,8 @@ TEST(Faults, AnUnwritableReportFolderIsExitTwoBeforeAnyCheckRuns) {
         GTEST_SKIP() << "root writes anywhere: needs setpriv to test as an unprivileged user";
     }
     const auto dir = temp_dir("readonly");
-    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read | fs::perms::others_exec |
-                             fs::perms::group_exec);
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read |
+                             fs::perms::others_exec | fs::perms::group_exec);
     const std::string command = as_nobody("") + " run --layer host --json " + (dir / "r.json").string() + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     Outcome out;
@@ -166,9 +169,9 @@ TEST(Faults, AnUnwritableReportFolderIsExitTwoBeforeAnyCheckRuns) {
     out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     EXPECT_EQ(out.exit_code, 2) << out.output;
     EXPECT_NE(out.output.find("not writable"), std::string::npos) << out.output;
-    EXPECT_EQ(out.output.find("host.memlock"), std::string::npos) << "checks ran although the report could not be written";
+    EXPECT_EQ(out.output.find("host.memlock"), std::string::npos)
+        << "checks ran although the report could not be written";
 }
-
 
 TEST(Faults, AFullDiskForTheReportIsExitTwoAndSaysWhere) {
     if (::geteuid() != 0) {
@@ -255,9 +258,9 @@ TEST(Faults, ARunLeavesNothingBehindButTheReport) {
     const auto dir = temp_dir("footprint");
     fs::create_directories(dir / "tmp");
     fs::create_directories(dir / "out");
-    const auto out = run_cli("run --layer host,runtime,framework --python /usr/bin/python3 --json " +
-                                 (dir / "out" / "r.json").string(),
-                             "TMPDIR=" + (dir / "tmp").string());
+    const auto out = run_cli(
+        "run --layer host,runtime,framework --python /usr/bin/python3 --json " + (dir / "out" / "r.json").string(),
+        "TMPDIR=" + (dir / "tmp").string());
     ASSERT_TRUE(fs::exists(dir / "out" / "r.json")) << out.output;
     EXPECT_TRUE(fs::is_empty(dir / "tmp")) << "temporary files were left in TMPDIR";
     EXPECT_EQ(std::distance(fs::directory_iterator(dir / "out"), fs::directory_iterator{}), 1) << "only the report";

@@ -10,7 +10,9 @@
 #include "tolerance.hpp"
 
 namespace {
-bool sane(const std::optional<double>& floor) { return !floor || (std::isfinite(*floor) && *floor >= 0 && *floor <= 100); }
+bool sane(const std::optional<double>& floor) {
+    return !floor || (std::isfinite(*floor) && *floor >= 0 && *floor <= 100);
+}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

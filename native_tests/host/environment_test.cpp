@@ -69,7 +69,7 @@ TEST(CollectEnvironment, ReadsOldKernelFormsFallbacksAndContainers) {
     ASSERT_EQ(env.pci_gpus.size(), 2u);
     const auto& g = env.pci_gpus.front();
     EXPECT_EQ(g.vendor, "amd");
-    EXPECT_EQ(g.current_speed_gts, 16.0);  // "16 GT/s" without a decimal or suffix
+    EXPECT_EQ(g.current_speed_gts, 16.0);   // "16 GT/s" without a decimal or suffix
     EXPECT_FALSE(g.numa_node.has_value());  // sysfs -1
 }
 

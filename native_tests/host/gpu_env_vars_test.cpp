@@ -1,5 +1,5 @@
-// The variable table: DCGM's list and the rest of the variables that change GPU behaviour, each with a source, each in the
-// repo's documentation; collection keeps non-UTF-8 values valid and their raw bytes escaped.
+// The variable table: DCGM's list and the rest of the variables that change GPU behaviour, each with a source, each in
+// the repo's documentation; collection keeps non-UTF-8 values valid and their raw bytes escaped.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -17,13 +17,34 @@ namespace gpuconform {
 namespace {
 
 TEST(GpuEnvVars, HoldsDcgmsListAndTheOthers) {
-    for (const char* name : {"NSIGHT_CUDA_DEBUGGER", "CUDA_INJECTION32_PATH", "CUDA_INJECTION64_PATH", "CUDA_AUTO_BOOST",
-                             "CUDA_ENABLE_COREDUMP_ON_EXCEPTION", "CUDA_COREDUMP_FILE", "CUDA_DEVICE_WAITS_ON_EXCEPTION",
-                             "CUDA_PROFILE", "COMPUTE_PROFILE", "OPENCL_PROFILE", "LD_PRELOAD", "LD_LIBRARY_PATH",
-                             "CUDA_LAUNCH_BLOCKING", "CUDA_MODULE_LOADING", "CUDA_CACHE_DISABLE", "CUDA_FORCE_PTX_JIT",
-                             "CUDA_DISABLE_PTX_JIT", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_NO_CUDA_MEMORY_CACHING",
-                             "NCCL_P2P_DISABLE", "HSA_ENABLE_SDMA", "HSA_CU_MASK", "AMD_LOG_LEVEL", "HIP_LAUNCH_BLOCKING",
-                             "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
+    for (const char* name : {"NSIGHT_CUDA_DEBUGGER",
+                             "CUDA_INJECTION32_PATH",
+                             "CUDA_INJECTION64_PATH",
+                             "CUDA_AUTO_BOOST",
+                             "CUDA_ENABLE_COREDUMP_ON_EXCEPTION",
+                             "CUDA_COREDUMP_FILE",
+                             "CUDA_DEVICE_WAITS_ON_EXCEPTION",
+                             "CUDA_PROFILE",
+                             "COMPUTE_PROFILE",
+                             "OPENCL_PROFILE",
+                             "LD_PRELOAD",
+                             "LD_LIBRARY_PATH",
+                             "CUDA_LAUNCH_BLOCKING",
+                             "CUDA_MODULE_LOADING",
+                             "CUDA_CACHE_DISABLE",
+                             "CUDA_FORCE_PTX_JIT",
+                             "CUDA_DISABLE_PTX_JIT",
+                             "PYTORCH_CUDA_ALLOC_CONF",
+                             "PYTORCH_NO_CUDA_MEMORY_CACHING",
+                             "NCCL_P2P_DISABLE",
+                             "HSA_ENABLE_SDMA",
+                             "HSA_CU_MASK",
+                             "AMD_LOG_LEVEL",
+                             "HIP_LAUNCH_BLOCKING",
+                             "AMD_SERIALIZE_KERNEL",
+                             "AMD_SERIALIZE_COPY",
+                             "HIP_VISIBLE_DEVICES",
+                             "ROCR_VISIBLE_DEVICES"}) {
         const GpuEnvVar* v = find_gpu_env_var(name);
         ASSERT_NE(v, nullptr) << name;
         EXPECT_TRUE(v->source.starts_with("https://")) << name;
@@ -39,13 +60,15 @@ TEST(GpuEnvVars, EveryEntryIsDocumentedWithItsSource) {
     std::stringstream text;
     text << in.rdbuf();
     for (const auto& v : gpu_env_vars()) {
-        EXPECT_NE(text.str().find("`" + std::string(v.name) + "`"), std::string::npos) << v.name << " is not in the doc";
+        EXPECT_NE(text.str().find("`" + std::string(v.name) + "`"), std::string::npos)
+            << v.name << " is not in the doc";
         EXPECT_NE(text.str().find(std::string(v.source)), std::string::npos) << v.source << " is not cited";
     }
 }
 
 TEST(GpuEnvVars, DcgmsVariablesWarnWhenSet) {
-    for (const char* name : {"CUDA_ENABLE_COREDUMP_ON_EXCEPTION", "NSIGHT_CUDA_DEBUGGER", "CUDA_INJECTION64_PATH", "LD_PRELOAD"}) {
+    for (const char* name :
+         {"CUDA_ENABLE_COREDUMP_ON_EXCEPTION", "NSIGHT_CUDA_DEBUGGER", "CUDA_INJECTION64_PATH", "LD_PRELOAD"}) {
         const auto v = judge_gpu_env({{{name, "1"}}, 1, 0});
         EXPECT_EQ(v.status, Status::Warn) << name;
         EXPECT_NE(v.summary.find(name), std::string::npos) << v.summary;

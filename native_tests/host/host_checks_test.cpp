@@ -45,9 +45,9 @@ bool openable_here(const std::string& path) {
 }
 
 TEST(HostTable, HasEveryCheckOnceWithStableIds) {
-    const std::set<std::string> want{"host.distro", "host.kernel", "host.glibc", "host.cpu",
-                                     "host.memory", "host.memlock", "host.vm", "host.device_nodes",
-                                     "host.container", "host.env", "host.kernel_driver", "host.pcie.link"};
+    const std::set<std::string> want{
+        "host.distro", "host.kernel",       "host.glibc",     "host.cpu", "host.memory",        "host.memlock",
+        "host.vm",     "host.device_nodes", "host.container", "host.env", "host.kernel_driver", "host.pcie.link"};
     const auto table = host_checks();
     EXPECT_EQ(table.size(), want.size());
     EXPECT_EQ(host_ids(), want);

@@ -111,11 +111,11 @@ TEST(PcieLinkVerdict, SkipsWithoutGpusOrLinkData) {
     EXPECT_EQ(judge_pcie_links({link("a", std::nullopt, std::nullopt, std::nullopt, std::nullopt)}, false).status,
               Status::Skip);
     // One unreadable GPU does not hide a readable healthy one.
-    EXPECT_EQ(judge_pcie_links({link("a", std::nullopt, std::nullopt, std::nullopt, std::nullopt),
-                                link("b", 32.0, 32.0, 16, 16)},
-                               false)
-                  .status,
-              Status::Pass);
+    EXPECT_EQ(
+        judge_pcie_links(
+            {link("a", std::nullopt, std::nullopt, std::nullopt, std::nullopt), link("b", 32.0, 32.0, 16, 16)}, false)
+            .status,
+        Status::Pass);
 }
 
 }  // namespace

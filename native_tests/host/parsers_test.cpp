@@ -56,7 +56,7 @@ TEST(MemInfo, ConvertsMemTotalFromKibToBytes) {
 
 TEST(LinkSpeed, ParsesOldAndNewKernelForms) {
     const std::pair<const char*, std::optional<double>> cases[] = {
-        {"32.0 GT/s PCIe\n", 32.0}, {"16.0 GT/s PCIe", 16.0}, {"8 GT/s\n", 8.0}, {"2.5 GT/s", 2.5},
+        {"32.0 GT/s PCIe\n", 32.0}, {"16.0 GT/s PCIe", 16.0}, {"8 GT/s\n", 8.0},         {"2.5 GT/s", 2.5},
         {"5.0 GT/s PCIe", 5.0},     {"64.0 GT/s PCIe", 64.0}, {"Unknown", std::nullopt}, {"", std::nullopt},
     };
     for (const auto& [text, want] : cases) {
@@ -82,12 +82,12 @@ TEST(PciAttributes, ParsesHexIdsAndNumaNode) {
 TEST(PciAttributes, RecognisesGpuVendorsAndDisplayClasses) {
     EXPECT_EQ(gpu_vendor_name(0x10de), "nvidia");
     EXPECT_EQ(gpu_vendor_name(0x1002), "amd");
-    EXPECT_EQ(gpu_vendor_name(0x1a03), "");  // ASPEED BMC VGA
-    EXPECT_TRUE(is_display_class(0x030000));  // VGA
-    EXPECT_TRUE(is_display_class(0x030200));  // 3D controller (datacenter NVIDIA)
-    EXPECT_TRUE(is_display_class(0x038000));  // display controller (AMD Instinct)
-    EXPECT_FALSE(is_display_class(0x120000)); // processing accelerator
-    EXPECT_FALSE(is_display_class(0x020700)); // InfiniBand
+    EXPECT_EQ(gpu_vendor_name(0x1a03), "");    // ASPEED BMC VGA
+    EXPECT_TRUE(is_display_class(0x030000));   // VGA
+    EXPECT_TRUE(is_display_class(0x030200));   // 3D controller (datacenter NVIDIA)
+    EXPECT_TRUE(is_display_class(0x038000));   // display controller (AMD Instinct)
+    EXPECT_FALSE(is_display_class(0x120000));  // processing accelerator
+    EXPECT_FALSE(is_display_class(0x020700));  // InfiniBand
 }
 
 TEST(NvidiaVersion, ReadsOpenAndProprietaryModuleLines) {

@@ -37,15 +37,12 @@ struct StatusCase {
 
 TEST(DiffStatuses, WorseBetterMissingAndNewAreJudged) {
     const std::vector<StatusCase> cases = {
-        {Status::Pass, Status::Pass, std::nullopt},
-        {Status::Pass, Status::Fail, Change::Worse},
-        {Status::Pass, Status::Error, Change::Worse},
-        {Status::Fail, Status::Pass, Change::Better},
-        {Status::Info, Status::Warn, Change::Worse},
-        {Status::Error, Status::Skip, Change::Better},
-        {Status::Pass, std::nullopt, Change::Worse},     // stopped reporting
-        {std::nullopt, Status::Pass, Change::Changed},   // a new check that passes
-        {std::nullopt, Status::Fail, Change::Worse},     // a new check that fails
+        {Status::Pass, Status::Pass, std::nullopt},    {Status::Pass, Status::Fail, Change::Worse},
+        {Status::Pass, Status::Error, Change::Worse},  {Status::Fail, Status::Pass, Change::Better},
+        {Status::Info, Status::Warn, Change::Worse},   {Status::Error, Status::Skip, Change::Better},
+        {Status::Pass, std::nullopt, Change::Worse},    // stopped reporting
+        {std::nullopt, Status::Pass, Change::Changed},  // a new check that passes
+        {std::nullopt, Status::Fail, Change::Worse},    // a new check that fails
     };
     for (const auto& c : cases) {
         const DiffSide b = c.base ? side({{"host.x", *c.base}}) : side({});
@@ -82,17 +79,62 @@ struct RuleCase {
 // Synthetic tables, shaped like the H200 repeat runs (pinned 256 MiB: 0.4% spread; pageable: 50%).
 TEST(DiffRule, NewMedianOutsideTheWidenedBaseRangeIsNews) {
     const std::vector<RuleCase> cases = {
-        {"async.copy.bandwidth", "bw_pinned_H2D_256MiB", {55.2, 55.3, 55.4, 55.3, 55.1}, {55.0, 55.1, 55.2, 54.9, 55.0}, Change::Changed, false},
-        {"async.copy.bandwidth", "bw_pinned_H2D_256MiB", {55.2, 55.3, 55.4, 55.3, 55.1}, {44.2, 44.3, 44.1, 44.2, 44.3}, Change::Worse, true},   // 80% link
-        {"async.copy.bandwidth", "bw_pinned_H2D_256MiB", {55.2, 55.3, 55.4, 55.3, 55.1}, {53.0, 53.1, 52.9, 53.2, 53.0}, Change::Changed, false},  // -4%: inside the 5% floor
-        {"async.copy.bandwidth", "bw_pinned_H2D_256MiB", {44.2, 44.3, 44.1, 44.2, 44.3}, {55.2, 55.3, 55.4, 55.3, 55.1}, Change::Better, false},
-        {"async.copy.bandwidth", "bw_pageable_H2D_16MiB", {20, 30, 40, 25, 35}, {9, 10, 11, 10, 9}, Change::Worse, false},  // diagnostic: never a regression
-        {"async.copy.bandwidth", "bw_pageable_H2D_16MiB", {20, 30, 40, 25, 35}, {16, 17, 18, 17, 16}, Change::Changed, false},  // noise
+        {"async.copy.bandwidth",
+         "bw_pinned_H2D_256MiB",
+         {55.2, 55.3, 55.4, 55.3, 55.1},
+         {55.0, 55.1, 55.2, 54.9, 55.0},
+         Change::Changed,
+         false},
+        {"async.copy.bandwidth",
+         "bw_pinned_H2D_256MiB",
+         {55.2, 55.3, 55.4, 55.3, 55.1},
+         {44.2, 44.3, 44.1, 44.2, 44.3},
+         Change::Worse,
+         true},  // 80% link
+        {"async.copy.bandwidth",
+         "bw_pinned_H2D_256MiB",
+         {55.2, 55.3, 55.4, 55.3, 55.1},
+         {53.0, 53.1, 52.9, 53.2, 53.0},
+         Change::Changed,
+         false},  // -4%: inside the 5% floor
+        {"async.copy.bandwidth",
+         "bw_pinned_H2D_256MiB",
+         {44.2, 44.3, 44.1, 44.2, 44.3},
+         {55.2, 55.3, 55.4, 55.3, 55.1},
+         Change::Better,
+         false},
+        {"async.copy.bandwidth",
+         "bw_pageable_H2D_16MiB",
+         {20, 30, 40, 25, 35},
+         {9, 10, 11, 10, 9},
+         Change::Worse,
+         false},  // diagnostic: never a regression
+        {"async.copy.bandwidth",
+         "bw_pageable_H2D_16MiB",
+         {20, 30, 40, 25, 35},
+         {16, 17, 18, 17, 16},
+         Change::Changed,
+         false},  // noise
         {"async.overlap.copy_compute", "overlap_ratio", {0.9, 0.92, 0.91}, {0.3, 0.31, 0.29}, Change::Worse, true},
         {"async.queue.launch_depth", "queued_launches", {1024, 1024, 1024}, {512, 512, 512}, Change::Worse, true},
-        {"async.launch.returns_early", "launch_call_ms", {0.004, 0.005, 0.006}, {0.05, 0.06, 0.07}, Change::Worse, false},
-        {"async.event.timing_accuracy", "relative_error", {0.002, 0.002, 0.002}, {0.0005, 0.0005, 0.0005}, Change::Changed, false},  // smaller error: within its floor
-        {"async.event.timing_accuracy", "relative_error", {0.002, 0.002, 0.002}, {0.0001, 0.0001, 0.0001}, Change::Changed, false},
+        {"async.launch.returns_early",
+         "launch_call_ms",
+         {0.004, 0.005, 0.006},
+         {0.05, 0.06, 0.07},
+         Change::Worse,
+         false},
+        {"async.event.timing_accuracy",
+         "relative_error",
+         {0.002, 0.002, 0.002},
+         {0.0005, 0.0005, 0.0005},
+         Change::Changed,
+         false},  // smaller error: within its floor
+        {"async.event.timing_accuracy",
+         "relative_error",
+         {0.002, 0.002, 0.002},
+         {0.0001, 0.0001, 0.0001},
+         Change::Changed,
+         false},
     };
     for (const auto& c : cases) {
         DiffSide b;
@@ -101,15 +143,16 @@ TEST(DiffRule, NewMedianOutsideTheWidenedBaseRangeIsNews) {
         const std::string label = std::string(c.check) + " [cuda:0]";
         b.figures[{label, c.name}] = figure(c.base);
         n.figures[{label, c.name}] = figure(c.now);
-        const MeasurementChange m = judge_figure(label, c.name, b.figures.begin()->second, n.figures.begin()->second, {});
+        const MeasurementChange m =
+            judge_figure(label, c.name, b.figures.begin()->second, n.figures.begin()->second, {});
         EXPECT_EQ(m.change, c.expected) << c.name << " " << m.now << " note " << m.note;
         EXPECT_EQ(compare_sides(b, n, {}).regressed(), c.regression) << c.name;
     }
 }
 
 TEST(DiffRule, ASideWithOneSampleSaysSoAndFallsBackToTheFloor) {
-    const MeasurementChange m = judge_figure("async.copy.bandwidth [cuda:0]", "bw_train_pinned_H2D_256MiB", figure({55.0}),
-                                             figure({40.0}), {});
+    const MeasurementChange m =
+        judge_figure("async.copy.bandwidth [cuda:0]", "bw_train_pinned_H2D_256MiB", figure({55.0}), figure({40.0}), {});
     EXPECT_EQ(m.change, Change::Worse);
     EXPECT_NE(m.note.find("too few repetitions"), std::string::npos) << m.note;
 }
@@ -117,8 +160,8 @@ TEST(DiffRule, ASideWithOneSampleSaysSoAndFallsBackToTheFloor) {
 TEST(DiffRule, ErroredFiguresCouldNotBeCompared) {
     Figure now = figure({10.0, 10.0, 10.0});
     now.unusable = true;
-    const MeasurementChange m = judge_figure("async.copy.bandwidth [cuda:0]", "bw_pinned_H2D_256MiB",
-                                             figure({55.0, 55.1, 55.2}), now, {});
+    const MeasurementChange m =
+        judge_figure("async.copy.bandwidth [cuda:0]", "bw_pinned_H2D_256MiB", figure({55.0, 55.1, 55.2}), now, {});
     EXPECT_EQ(m.change, Change::CouldNotCompare);
 }
 
@@ -135,10 +178,11 @@ TEST(DiffRule, DifferentGpuModelsAreDifferentNodes) {
 }
 
 TEST(DiffTolerances, FileRulesOverrideTheDeclaration) {
-    const ToleranceTable t = parse_tolerances("default: 0.2\nmeasurements:\n"
-                                              "  - {match: 'async.copy.bandwidth/bw_pinned_*', tolerance: 0.5}\n"
-                                              "  - {match: 'return_ms', tolerance: 0.5, better: lower, role: key}\n",
-                                              "t.yaml");
+    const ToleranceTable t = parse_tolerances(
+        "default: 0.2\nmeasurements:\n"
+        "  - {match: 'async.copy.bandwidth/bw_pinned_*', tolerance: 0.5}\n"
+        "  - {match: 'return_ms', tolerance: 0.5, better: lower, role: key}\n",
+        "t.yaml");
     ASSERT_EQ(t.rules.size(), 2u);
     EXPECT_DOUBLE_EQ(*t.find("async.copy.bandwidth", "bw_pinned_H2D_1MiB")->floor, 0.5);
     EXPECT_EQ(*t.find("async.copy.pinned", "return_ms")->role, Role::Key);
@@ -161,11 +205,13 @@ TEST(DiffTolerances, BadFilesAreRefusedWithFileAndLine) {
         {"measurements:\n  - {tolerance: 0.1}\n", "t.yaml:2: a measurements entry needs match"},
         {"measurements: [\n", "t.yaml:"},
         // hostile input: typos, repeats and absurd values are refused, never half-applied
-        {"measurements:\n  - match: x\n    tolerence: 0.1\n", "t.yaml:3: unknown key 'tolerence' (did you mean 'tolerance'?)"},
+        {"measurements:\n  - match: x\n    tolerence: 0.1\n",
+         "t.yaml:3: unknown key 'tolerence' (did you mean 'tolerance'?)"},
         {"defualt: 0.1\n", "t.yaml:1: unknown key 'defualt' (did you mean 'default'?)"},
         {"default: 0.1\ndefault: 0.2\n", "t.yaml:2: 'default' given twice"},
         {"measurements:\n  - {match: x, tolerance: 0.1, tolerance: 0.2}\n", "t.yaml:2: 'tolerance' given twice"},
-        {"measurements:\n  - {match: x, tolerance: 1e9}\n", "t.yaml:2: tolerance must be a finite number from 0 to 100"},
+        {"measurements:\n  - {match: x, tolerance: 1e9}\n",
+         "t.yaml:2: tolerance must be a finite number from 0 to 100"},
         {"? [a, b]\n: 1\n", "t.yaml:1: a key must be a plain word"},
         {"measurements:\n  - {? {a: 1} : x}\n", "t.yaml:2: a key must be a plain word"},
     };
@@ -196,10 +242,11 @@ TEST(DiffFilters, SelectRunsByGroupKeyGlobs) {
 TEST(DiffSides, GroupsFoldRunsIntoMediansAndSpread) {
     test::ScratchDir dir("diffside");
     for (int i = 0; i < 3; ++i) {
-        dir.write(std::to_string(i) + ".json",
-                  test::make_report("r" + std::to_string(i), "h" + std::to_string(i), i < 2 ? "Debian 12" : "Debian 13", "G",
-                                    {{"async.bw", i == 1 ? "fail" : "pass", 0, {{"h2d_pinned_bw_4096", 10.0 * (i + 1)}}}})
-                      .dump());
+        dir.write(
+            std::to_string(i) + ".json",
+            test::make_report("r" + std::to_string(i), "h" + std::to_string(i), i < 2 ? "Debian 12" : "Debian 13", "G",
+                              {{"async.bw", i == 1 ? "fail" : "pass", 0, {{"h2d_pinned_bw_4096", 10.0 * (i + 1)}}}})
+                .dump());
     }
     ReadOptions o;
     o.measurements = true;
@@ -211,7 +258,8 @@ TEST(DiffSides, GroupsFoldRunsIntoMediansAndSpread) {
     EXPECT_DOUBLE_EQ(f.median(), 15.0);
     EXPECT_DOUBLE_EQ(f.lo, 10.0);  // the spread across hosts
     EXPECT_DOUBLE_EQ(f.hi, 20.0);
-    const DiffResult r = compare_sides(d12, aggregate_side(set, *parse_group_filter("distro=Debian 13")), ToleranceTable{});
+    const DiffResult r =
+        compare_sides(d12, aggregate_side(set, *parse_group_filter("distro=Debian 13")), ToleranceTable{});
     EXPECT_FALSE(r.regressed());  // fail → pass and 15 → 30 GB/s are both improvements
     EXPECT_EQ(diff_exit_code(r), 0);
 }
@@ -232,7 +280,8 @@ TEST(DiffRealSamples, RepeatRunsOfOneMachineAreNoRegression) {
                     return aggregate_side(read_reports({dir + "bw-" + std::to_string(i) + ".json"}, o), {});
                 };
                 const DiffResult d = compare_sides(one(a), one(b), {});
-                EXPECT_FALSE(d.regressed()) << folder << " bw-" << a << " → bw-" << b << "\n" << render_diff_terminal(d, false);
+                EXPECT_FALSE(d.regressed()) << folder << " bw-" << a << " → bw-" << b << "\n"
+                                            << render_diff_terminal(d, false);
                 ++pairs;
             }
         }
@@ -244,7 +293,8 @@ TEST(DiffRealSamples, RepeatRunsOfOneMachineAreNoRegression) {
 TEST(DiffRealSamples, OldReportsGetTheirMeaningFromTheDeclarations) {
     ReadOptions o;
     o.measurements = true;
-    const std::string path = std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples/ubuntu24.04-h200-2026-11-29/bw-1.json";
+    const std::string path =
+        std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples/ubuntu24.04-h200-2026-11-29/bw-1.json";
     const DiffSide base = aggregate_side(read_reports({path}, o), {});
     DiffSide now = base;
     for (auto& [key, f] : now.figures) {
@@ -267,7 +317,8 @@ TEST(DiffRealSamples, OldReportsGetTheirMeaningFromTheDeclarations) {
 // Every measurement in the committed reports has a declared meaning (a new one fails here).
 TEST(DiffRealSamples, EverySampleMeasurementHasADeclaredDirection) {
     int seen = 0;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples")) {
+    for (const auto& e :
+         std::filesystem::recursive_directory_iterator(std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples")) {
         if (e.path().extension() != ".json") {
             continue;
         }

@@ -47,7 +47,11 @@ TEST(HostileReports, WrongTypesInFieldsTheReaderUsesAreRejectedNamingTheField) {
         {"device negative", [](auto& d) { d["results"][1]["device"] = -1; }, "device"},
         {"device fractional", [](auto& d) { d["results"][1]["device"] = 1.5; }, "device"},
         {"device huge", [](auto& d) { d["results"][1]["device"] = 1e300; }, "device"},
-        {"schema_version a list", [](auto& d) { d["schema_version"] = {1, 0}; }, "schema_version"},
+        {"schema_version a list",
+         [](auto& d) {
+             d["schema_version"] = {1, 0};
+         },
+         "schema_version"},
         {"run id a number", [](auto& d) { d["run"]["id"] = 3; }, "id"},
     };
     for (const auto& c : cases) {

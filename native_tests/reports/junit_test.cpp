@@ -16,8 +16,10 @@ std::size_t count(const std::string& hay, const std::string& needle) {
 
 TEST(JUnit, OneSuitePerLayerAndOneCasePerResult) {
     const auto report = test::make_report("r1", "node1", "Debian 12", "NVIDIA H200",
-                                          {{"host.memlock", "pass"}, {"host.kernel", "info"},
-                                           {"async.copy.pinned", "fail", 0}, {"async.copy.pinned", "error", 1},
+                                          {{"host.memlock", "pass"},
+                                           {"host.kernel", "info"},
+                                           {"async.copy.pinned", "fail", 0},
+                                           {"async.copy.pinned", "error", 1},
                                            {"runtime.load", "skip"}});
     const std::string xml = render_junit(report);
     EXPECT_EQ(count(xml, "<testsuite "), 3u);
@@ -32,8 +34,10 @@ TEST(JUnit, OneSuitePerLayerAndOneCasePerResult) {
 }
 
 TEST(JUnit, CaseNamesCarryTheHostSoMergedFleetFilesStayApart) {
-    const auto a = render_junit(test::make_report("r1", "node1", "Debian 12", "NVIDIA H200", {{"host.memlock", "pass"}}));
-    const auto b = render_junit(test::make_report("r2", "node2", "Debian 12", "NVIDIA H200", {{"host.memlock", "pass"}}));
+    const auto a =
+        render_junit(test::make_report("r1", "node1", "Debian 12", "NVIDIA H200", {{"host.memlock", "pass"}}));
+    const auto b =
+        render_junit(test::make_report("r2", "node2", "Debian 12", "NVIDIA H200", {{"host.memlock", "pass"}}));
     EXPECT_NE(a.find("<testcase classname=\"gpuconform.node1.host\" name=\"host.memlock\""), std::string::npos) << a;
     EXPECT_NE(b.find("<testcase classname=\"gpuconform.node2.host\" name=\"host.memlock\""), std::string::npos) << b;
     EXPECT_NE(a.find("<testsuite name=\"gpuconform.node1.host\""), std::string::npos);
@@ -43,12 +47,26 @@ TEST(JUnit, CharactersXmlForbidsAreDropped) {
     auto report = test::make_report("r1", "node1", "Debian 12", "NVIDIA H200", {{"host.memlock", "fail"}});
     // U+FFFE, U+FFFF, an encoded surrogate (U+D800), a lone continuation byte and a control character.
     report["results"][0]["summary"] =
-        "a" "\xEF\xBF\xBE" "b" "\xEF\xBF\xBF" "c" "\xED\xA0\x80" "d" "\x80" "e" "\x01" "f \xC3\xA9";
+        "a"
+        "\xEF\xBF\xBE"
+        "b"
+        "\xEF\xBF\xBF"
+        "c"
+        "\xED\xA0\x80"
+        "d"
+        "\x80"
+        "e"
+        "\x01"
+        "f \xC3\xA9";
     const std::string xml = render_junit(report);
     EXPECT_EQ(xml.find("\xEF\xBF\xBE"), std::string::npos);
     EXPECT_EQ(xml.find("\xEF\xBF\xBF"), std::string::npos);
     EXPECT_EQ(xml.find("\xED\xA0\x80"), std::string::npos);
-    EXPECT_NE(xml.find("message=\"abcd\xEF\xBF\xBD" "e\xEF\xBF\xBD" "f \xC3\xA9\""), std::string::npos) << xml;
+    EXPECT_NE(xml.find("message=\"abcd\xEF\xBF\xBD"
+                       "e\xEF\xBF\xBD"
+                       "f \xC3\xA9\""),
+              std::string::npos)
+        << xml;
 }
 
 TEST(JUnit, HostileTextFromTheReportIsEscaped) {

@@ -10,10 +10,13 @@ class MatrixTest : public ::testing::Test {
 protected:
     test::ScratchDir dir{"matrix"};
     void SetUp() override {
-        dir.write("a/n1.json", test::make_report("r1", "n1", "Debian 12", "H200",
-                                                 {{"host.memlock", "pass"}, {"async.copy", "pass", 0}, {"async.copy", "fail", 1}}).dump());
+        dir.write("a/n1.json",
+                  test::make_report("r1", "n1", "Debian 12", "H200",
+                                    {{"host.memlock", "pass"}, {"async.copy", "pass", 0}, {"async.copy", "fail", 1}})
+                      .dump());
         dir.write("a/n2.json", test::make_report("r2", "n2", "Debian 12", "H200",
-                                                 {{"host.memlock", "pass"}, {"async.copy", "pass", 0}}).dump());
+                                                 {{"host.memlock", "pass"}, {"async.copy", "pass", 0}})
+                                   .dump());
         dir.write("b/n3.json", test::make_report("r3", "n3", "Debian 13", "H200", {{"host.memlock", "warn"}}).dump());
     }
     Matrix build(const std::vector<GroupKey>& by = k_default_group_keys, unsigned threads = 0) {
@@ -59,7 +62,8 @@ TEST_F(MatrixTest, TheResultDoesNotDependOnTheNumberOfThreads) {
     for (int i = 0; i < 150; ++i) {
         dir.write("many/" + std::to_string(i) + ".json",
                   test::make_report("m" + std::to_string(i), "h" + std::to_string(i), i % 2 ? "D1" : "D2", "G",
-                                    {{"host.x", i % 7 ? "pass" : "fail"}, {"host.y" + std::to_string(i % 3), "pass"}}).dump());
+                                    {{"host.x", i % 7 ? "pass" : "fail"}, {"host.y" + std::to_string(i % 3), "pass"}})
+                      .dump());
     }
     const Matrix one = build(k_default_group_keys, 1);
     const Matrix four = build(k_default_group_keys, 4);

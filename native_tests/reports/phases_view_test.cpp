@@ -12,10 +12,11 @@ nlohmann::json phase(const std::string& name, double start, double duration) {
 }
 
 nlohmann::json report_with(const nlohmann::json& phases) {
-    return {{"run", {{"duration_s", 10.0}, {"phases", phases}}},
-            {"results",
-             {{{"id", "async.copy.bandwidth"}, {"layer", "async"}, {"backend", "cuda"}, {"device", 0}, {"duration_s", 2.5}},
-              {{"id", "host.memlock"}, {"layer", "host"}, {"duration_s", 0.01}}}}};
+    return {
+        {"run", {{"duration_s", 10.0}, {"phases", phases}}},
+        {"results",
+         {{{"id", "async.copy.bandwidth"}, {"layer", "async"}, {"backend", "cuda"}, {"device", 0}, {"duration_s", 2.5}},
+          {{"id", "host.memlock"}, {"layer", "host"}, {"duration_s", 0.01}}}}};
 }
 
 TEST(PhasesView, OverlapCountsOnlyStartUpDuringTheDeviceChecks) {
@@ -50,11 +51,12 @@ TEST(PhasesView, SaysWhetherTheFrameworkStartedBeforeTheDeviceChecks) {
 }
 
 TEST(PhasesView, OldOrHostileReportsAreShownNotThrown) {
-    EXPECT_NE(render_phases({{"run", {{"duration_s", 1.0}}}, {"results", nlohmann::json::array()}}).find("no run.phases"),
-              std::string::npos);
+    EXPECT_NE(
+        render_phases({{"run", {{"duration_s", 1.0}}}, {"results", nlohmann::json::array()}}).find("no run.phases"),
+        std::string::npos);
     EXPECT_NE(render_phases(nlohmann::json("text")).find("no run.phases"), std::string::npos);
-    const nlohmann::json bad = {phase("ok", 0, 1), {{"name", 3}, {"start_s", "x"}}, "junk",
-                                phase("\x1b[31mred", 0.5, 0.1)};
+    const nlohmann::json bad = {
+        phase("ok", 0, 1), {{"name", 3}, {"start_s", "x"}}, "junk", phase("\x1b[31mred", 0.5, 0.1)};
     const std::string text = render_phases(report_with(bad));
     EXPECT_NE(text.find("ok"), std::string::npos);
     EXPECT_EQ(text.find('\x1b'), std::string::npos) << "terminal escapes are neutralised";

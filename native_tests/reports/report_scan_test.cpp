@@ -7,8 +7,9 @@ namespace gpuconform {
 namespace {
 
 TEST(ReportScan, ReadsGroupsResultsAndDevices) {
-    const auto doc = test::make_report("run-7", "node7", "Debian GNU/Linux 12 (bookworm)", "NVIDIA H200",
-                                       {{"host.memlock", "warn"}, {"async.copy.bw", "info", 3, {{"h2d_pinned_bw_4096", 1.5}}}});
+    const auto doc =
+        test::make_report("run-7", "node7", "Debian GNU/Linux 12 (bookworm)", "NVIDIA H200",
+                          {{"host.memlock", "warn"}, {"async.copy.bw", "info", 3, {{"h2d_pinned_bw_4096", 1.5}}}});
     std::string error;
     const auto r = scan_report(doc.dump(2), true, error);
     ASSERT_TRUE(r) << error;

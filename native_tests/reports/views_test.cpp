@@ -93,11 +93,14 @@ namespace {
 
 TEST(HtmlCharts, SizesInBytesOrBinaryUnitsPlaceTheSamePoint) {
     test::ScratchDir dir("charts");
-    dir.write("a.json", test::make_report("r1", "h1", "D", "G",
-                                          {{"async.copy.bandwidth", "info", 0,
-                                            {{"bw_pinned_H2D_1MiB", 10.0}, {"bw_pinned_H2D_268435456", 50.0},
-                                             {"not_a_size_xMiB", 1.0}}}})
-                            .dump());
+    dir.write("a.json",
+              test::make_report(
+                  "r1", "h1", "D", "G",
+                  {{"async.copy.bandwidth",
+                    "info",
+                    0,
+                    {{"bw_pinned_H2D_1MiB", 10.0}, {"bw_pinned_H2D_268435456", 50.0}, {"not_a_size_xMiB", 1.0}}}})
+                  .dump());
     ReadOptions o;
     o.measurements = true;
     const ReportSet set = read_reports({dir.path()}, o);
@@ -144,8 +147,12 @@ TEST(Fleet, RejectsOnFailOrErrorAndGroupsCausesByCheckWithoutCauses) {
 
 TEST(Fleet, ReportCausesExplainTheResultsTheyName) {
     test::ScratchDir dir("fleet-causes");
-    nlohmann::json doc = test::make_report("r1", "busy", "D", "G", {{"async.y", "error", 0, {}}, {"host.x", "fail", -1, {}}});
-    doc["causes"] = {{{"id", "busy_gpu"}, {"kind", "busy_gpu"}, {"title", "GPU busy"}, {"fix", "drain it"},
+    nlohmann::json doc =
+        test::make_report("r1", "busy", "D", "G", {{"async.y", "error", 0, {}}, {"host.x", "fail", -1, {}}});
+    doc["causes"] = {{{"id", "busy_gpu"},
+                      {"kind", "busy_gpu"},
+                      {"title", "GPU busy"},
+                      {"fix", "drain it"},
                       {"results", {"async.y[cuda:0]"}}}};
     dir.write("a.json", doc.dump());
     ReadOptions o;

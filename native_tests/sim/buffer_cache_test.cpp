@@ -21,8 +21,8 @@ TEST(BufferCache, ReusesASlotAndGrowsItWhenAskedForMore) {
     EXPECT_EQ(cache.get(CachedKind::Pinned, 0, 0, 4096), small);  // smaller: the same block
     EXPECT_EQ(cache.held_bytes(), std::size_t{1} << 20);
     void* large = cache.get(CachedKind::Pinned, 0, 0, 4 << 20);
-    EXPECT_EQ(cache.held_bytes(), std::size_t{4} << 20);          // grown, not added
-    std::memset(large, 0xab, 4 << 20);                            // the grown block is usable
+    EXPECT_EQ(cache.held_bytes(), std::size_t{4} << 20);  // grown, not added
+    std::memset(large, 0xab, 4 << 20);                    // the grown block is usable
     EXPECT_EQ(cache.get(CachedKind::Pinned, 0, 0, 1 << 20), large);
 }
 

@@ -66,8 +66,8 @@ TEST_P(SimFaultKnob, TripsItsOwnProbeAndNoOther) {
 
 INSTANTIATE_TEST_SUITE_P(Knobs, SimFaultKnob,
                          testing::Values("", "pinned_copy_blocks", "launch_blocks", "pageable_d2h_early",
-                                         "default_stream_no_sync", "events_ignored", "one_copy_engine",
-                                         "no_overlap", "slow_link", "hang", "sticky_error"),
+                                         "default_stream_no_sync", "events_ignored", "one_copy_engine", "no_overlap",
+                                         "slow_link", "hang", "sticky_error"),
                          [](const testing::TestParamInfo<std::string>& info) {
                              return info.param.empty() ? std::string("none") : info.param;
                          });

@@ -60,8 +60,8 @@ public:
     enum class Kind { Device, Pinned };
 
     SimBuffer(Backend& backend, Kind kind, std::size_t bytes) : m_backend(backend), m_kind(kind) {
-        const ApiResult r = kind == Kind::Device ? backend.device_alloc(bytes, &m_ptr)
-                                                 : backend.host_alloc_pinned(bytes, &m_ptr);
+        const ApiResult r =
+            kind == Kind::Device ? backend.device_alloc(bytes, &m_ptr) : backend.host_alloc_pinned(bytes, &m_ptr);
         EXPECT_TRUE(r.ok()) << r.name << ": " << r.message;
     }
     ~SimBuffer() {
@@ -95,8 +95,8 @@ inline unsigned long long device_mismatches(Backend& backend, const std::uint32_
                                             std::uint32_t seed, StreamHandle stream = k_legacy_stream) {
     SimBuffer counter(backend, SimBuffer::Kind::Device, sizeof(unsigned long long));
     *static_cast<unsigned long long*>(counter.get()) = 0;
-    EXPECT_TRUE(backend.launch_verify(stream, words, count, seed,
-                                      static_cast<unsigned long long*>(counter.get())).ok());
+    EXPECT_TRUE(
+        backend.launch_verify(stream, words, count, seed, static_cast<unsigned long long*>(counter.get())).ok());
     EXPECT_TRUE(backend.stream_synchronize(stream).ok());
     return *static_cast<unsigned long long*>(counter.get());
 }

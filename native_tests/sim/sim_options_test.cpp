@@ -13,8 +13,8 @@ struct OptionCase {
     const char* text;
     bool valid;
     int devices;
-    int device;          // which device's faults to look at
-    Fault fault;         // expected present on that device when `has` is true
+    int device;   // which device's faults to look at
+    Fault fault;  // expected present on that device when `has` is true
     bool has;
 };
 

@@ -105,7 +105,8 @@ TEST(NextBoot, KernelReleasesSortByTheirNumbers) {
 TEST(NextBoot, GrubsFirstEntryIsTheDefault) {
     const auto cfg = data("grub-debian13-excerpt.cfg");
     EXPECT_EQ(grub_first_kernel(cfg), "6.12.48+deb13-amd64");
-    const std::vector<InstalledKernel> ks{{"6.1.0-28-amd64", true, true, false}, {"6.12.48+deb13-amd64", true, false, false}};
+    const std::vector<InstalledKernel> ks{{"6.1.0-28-amd64", true, true, false},
+                                          {"6.12.48+deb13-amd64", true, false, false}};
     EXPECT_EQ(next_boot_kernel(ks, cfg, "0").release, "6.12.48+deb13-amd64");
     EXPECT_EQ(next_boot_kernel(ks, "", "").release, "6.12.48+deb13-amd64");  // newest image
     EXPECT_EQ(next_boot_kernel({}, "", "").release, "");
@@ -128,12 +129,20 @@ TEST_P(NextBootVerdict, JudgesTheKernelThatBootsNext) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, NextBootVerdict,
-    ::testing::Values(
-        BootCase{"new kernel without the module", {{"6.1.0-28-amd64", true, true, false}, {"6.12.48+deb13-amd64", true, false, false}}, 8, Status::Fail},
-        BootCase{"every kernel has it", {{"6.1.0-28-amd64", true, true, false}, {"6.12.48+deb13-amd64", true, true, false}}, 8, Status::Pass},
-        BootCase{"an old kernel lacks it", {{"6.1.0-9-amd64", true, false, false}, {"6.1.0-28-amd64", true, true, false}}, 8, Status::Warn},
-        BootCase{"no GPU on the bus", {{"6.12.48+deb13-amd64", true, false, false}}, 0, Status::Info},
-        BootCase{"no kernel image (container)", {}, 8, Status::Skip}));
+    ::testing::Values(BootCase{"new kernel without the module",
+                               {{"6.1.0-28-amd64", true, true, false}, {"6.12.48+deb13-amd64", true, false, false}},
+                               8,
+                               Status::Fail},
+                      BootCase{"every kernel has it",
+                               {{"6.1.0-28-amd64", true, true, false}, {"6.12.48+deb13-amd64", true, true, false}},
+                               8,
+                               Status::Pass},
+                      BootCase{"an old kernel lacks it",
+                               {{"6.1.0-9-amd64", true, false, false}, {"6.1.0-28-amd64", true, true, false}},
+                               8,
+                               Status::Warn},
+                      BootCase{"no GPU on the bus", {{"6.12.48+deb13-amd64", true, false, false}}, 0, Status::Info},
+                      BootCase{"no kernel image (container)", {}, 8, Status::Skip}));
 
 }  // namespace
 }  // namespace gpuconform

@@ -3,4 +3,3 @@
 #pragma once
 
 #include "core/check.hpp"
-

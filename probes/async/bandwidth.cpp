@@ -21,8 +21,8 @@ void verify(Backend& b, StreamHandle s, CopyKind kind, const HostBuffer& h, cons
             std::size_t bytes) {
     const std::uint64_t wrong = kind == CopyKind::HostToDevice ? device_mismatches(b, s, d, seed) : h.mismatches(seed);
     if (wrong != 0) {
-        throw WrongData(fmt::format("{} copy of {} delivered {} wrong words", direction_label(kind),
-                                             size_label(bytes), wrong));
+        throw WrongData(
+            fmt::format("{} copy of {} delivered {} wrong words", direction_label(kind), size_label(bytes), wrong));
     }
 }
 }  // namespace
@@ -46,8 +46,8 @@ struct CopyRig {
 };
 }  // namespace
 
-CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes, int reps,
-                                     BufferSource from) {
+CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes,
+                                     int reps, BufferSource from) {
     CopyRig rig(b, s, kind, host, bytes, from);
     std::vector<double> gbps;
     for (int i = 0; i < reps; ++i) {
@@ -81,13 +81,17 @@ void record_bandwidth(CheckResult& r, const CopyBandwidth& m) {
 BandwidthVerdict judge_pinned_bandwidth(const LinkJudgement& in) {
     const double worst = std::min(in.pinned_h2d_gbps, in.pinned_d2h_gbps);
     if (in.absolute_min_gbps && worst < *in.absolute_min_gbps) {
-        return {Status::Fail, fmt::format("pinned bandwidth {:.1f} GB/s is below the profile's floor of {:.1f} GB/s", worst,
-                                          *in.absolute_min_gbps),
+        return {Status::Fail,
+                fmt::format("pinned bandwidth {:.1f} GB/s is below the profile's floor of {:.1f} GB/s", worst,
+                            *in.absolute_min_gbps),
                 "check the PCIe link (host.pcie.link), the slot, and other traffic on the node"};
     }
     if (in.link_gbps <= 0 || !in.efficiency_min) {
         if (in.absolute_min_gbps) {
-            return {Status::Pass, fmt::format("above the profile's floor of {:.1f} GB/s (no PCIe link figure)", *in.absolute_min_gbps), ""};
+            return {
+                Status::Pass,
+                fmt::format("above the profile's floor of {:.1f} GB/s (no PCIe link figure)", *in.absolute_min_gbps),
+                ""};
         }
         return {Status::Info, "no PCIe link figure for this device to judge against (not in sysfs)", ""};
     }
@@ -95,14 +99,14 @@ BandwidthVerdict judge_pinned_bandwidth(const LinkJudgement& in) {
     const double share = worst / in.link_gbps;
     if (worst < need) {
         return {Status::Fail,
-                fmt::format("{:.0f}% of the {} link's {:.1f} GB/s; at least {:.0f}% expected", share * 100, in.link_label,
-                            in.link_gbps, *in.efficiency_min * 100),
+                fmt::format("{:.0f}% of the {} link's {:.1f} GB/s; at least {:.0f}% expected", share * 100,
+                            in.link_label, in.link_gbps, *in.efficiency_min * 100),
                 "a slow pinned copy on a healthy link points at IOMMU settings (iommu=pt), NUMA placement, or a "
                 "degraded switch/riser; compare host.pcie.link and run on the GPU's own NUMA node"};
     }
     return {Status::Pass,
-            fmt::format("{:.0f}% of the {} link's {:.1f} GB/s (≥ {:.0f}% expected)", share * 100, in.link_label, in.link_gbps,
-                        *in.efficiency_min * 100),
+            fmt::format("{:.0f}% of the {} link's {:.1f} GB/s (≥ {:.0f}% expected)", share * 100, in.link_label,
+                        in.link_gbps, *in.efficiency_min * 100),
             ""};
 }
 

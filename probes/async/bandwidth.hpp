@@ -16,10 +16,11 @@ struct CopyBandwidth {
 };
 
 // One untimed copy first, then `reps` copies each between two events; data verified afterwards.
-CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes, int reps,
-                                     BufferSource from = {});
+CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, HostKind host, std::size_t bytes,
+                                     int reps, BufferSource from = {});
 // `count` back-to-back pinned copies between one event pair: what the copy engine sustains.
-double measure_copy_train(Backend& b, StreamHandle s, CopyKind kind, std::size_t bytes, int count, BufferSource from = {});
+double measure_copy_train(Backend& b, StreamHandle s, CopyKind kind, std::size_t bytes, int count,
+                          BufferSource from = {});
 void record_bandwidth(CheckResult& r, const CopyBandwidth& m);
 
 struct LinkJudgement {

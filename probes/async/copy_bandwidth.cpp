@@ -44,18 +44,22 @@ void run(CheckContext& ctx, CheckResult& r) {
     for (const HostKind host : {HostKind::Pinned, HostKind::Pageable}) {
         for (const CopyKind kind : {CopyKind::HostToDevice, CopyKind::DeviceToHost}) {
             for (const std::size_t bytes : sizes) {
-                const auto m = measure_copy_bandwidth(b, s, kind, host, bytes, repetitions(ctx.options.quick, host, bytes), buffers);
+                const auto m = measure_copy_bandwidth(b, s, kind, host, bytes,
+                                                      repetitions(ctx.options.quick, host, bytes), buffers);
                 record_bandwidth(r, m);
                 if (bytes == large) {
                     (host == HostKind::Pinned ? (kind == CopyKind::HostToDevice ? pinned_h2d : pinned_d2h)
-                                              : (kind == CopyKind::HostToDevice ? pageable_h2d : pageable_d2h)) = m.gbps.value.value_or(0);
+                                              : (kind == CopyKind::HostToDevice ? pageable_h2d : pageable_d2h)) =
+                        m.gbps.value.value_or(0);
                 }
             }
         }
     }
     // The copy engine's best: a train of large copies between one event pair.
-    const double train_h2d = measure_copy_train(b, s, CopyKind::HostToDevice, large, ctx.options.quick ? 4 : 8, buffers);
-    const double train_d2h = measure_copy_train(b, s, CopyKind::DeviceToHost, large, ctx.options.quick ? 4 : 8, buffers);
+    const double train_h2d =
+        measure_copy_train(b, s, CopyKind::HostToDevice, large, ctx.options.quick ? 4 : 8, buffers);
+    const double train_d2h =
+        measure_copy_train(b, s, CopyKind::DeviceToHost, large, ctx.options.quick ? 4 : 8, buffers);
     r.measurements.push_back({"bw_train_pinned_H2D_256MiB", train_h2d, "GB/s", 1, {}, {}});
     r.measurements.push_back({"bw_train_pinned_D2H_256MiB", train_d2h, "GB/s", 1, {}, {}});
     r.measurements.push_back({"fidelity_H2D_ratio", pinned_h2d / train_h2d, "ratio", 1, {}, {}});

@@ -19,8 +19,10 @@ struct Pair {
     HostBuffer h2d_src, d2h_dst;
     DeviceBuffer h2d_dst, d2h_src;
     Pair(Backend& b, std::size_t bytes, BufferSource from)
-        : h2d_src(b, bytes, HostKind::Pinned, from, 0), d2h_dst(b, bytes, HostKind::Pinned, from, 1),
-          h2d_dst(b, bytes, from, 0), d2h_src(b, bytes, from, 1) {}
+        : h2d_src(b, bytes, HostKind::Pinned, from, 0),
+          d2h_dst(b, bytes, HostKind::Pinned, from, 1),
+          h2d_dst(b, bytes, from, 0),
+          d2h_src(b, bytes, from, 1) {}
 };
 
 // nvbandwidth's method (testcases_ce.cpp, memcpy.cpp): both directions held behind one spin,
@@ -113,8 +115,9 @@ void run(CheckContext& ctx, CheckResult& r) {
                 tb = both_gbps(b, a, c, p, bytes, count, &held);
                 return held;
             })) {
-            throw std::runtime_error("could not line up the two copies: the host took longer than the start gate "
-                                     "to queue them, three times (an overloaded host?)");
+            throw std::runtime_error(
+                "could not line up the two copies: the host took longer than the start gate "
+                "to queue them, three times (an overloaded host?)");
         }
         if (i > 0) {
             h2d.push_back(th);
@@ -132,8 +135,9 @@ void run(CheckContext& ctx, CheckResult& r) {
     const double gain = median(both) / single;
     r.measurements.push_back({"aggregate_over_single_ratio", gain, "ratio", 1, {}, {}});
     r.facts["async_engine_count"] = ctx.props.async_engine_count;
-    const auto line = fmt::format("both directions {:.1f} GB/s vs one direction {:.1f} GB/s ({:.2f}×); device reports {} copy engines",
-                                  median(both), single, gain, ctx.props.async_engine_count);
+    const auto line = fmt::format(
+        "both directions {:.1f} GB/s vs one direction {:.1f} GB/s ({:.2f}×); device reports {} copy engines",
+        median(both), single, gain, ctx.props.async_engine_count);
     if (ctx.backend->vendor() == "amd") {
         r.status = Status::Info;
         r.summary = line + " (ROCm reports a constant, not a count: not judged)";
@@ -148,8 +152,9 @@ void run(CheckContext& ctx, CheckResult& r) {
     r.status = gain >= need ? Status::Pass : Status::Fail;
     r.summary = line + (gain >= need ? "" : fmt::format("; at least {:.2f}× expected with two engines", need));
     if (r.status == Status::Fail) {
-        r.remediation = "H2D and D2H serialize although the device reports separate copy engines: check the PCIe link "
-                        "and switch, IOMMU settings, and whether another process uses the engines";
+        r.remediation =
+            "H2D and D2H serialize although the device reports separate copy engines: check the PCIe link "
+            "and switch, IOMMU settings, and whether another process uses the engines";
     }
 }
 
@@ -158,7 +163,8 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_bidirectional() {
     CheckDef d;
     d.id = "async.copy.bidirectional";
-    d.caught_by = {"pinned_copy_blocks", "events_ignored", "one_copy_engine", "no_overlap", "degraded_link@3", "pinned_limit", "copies_corrupt"};
+    d.caught_by = {"pinned_copy_blocks", "events_ignored", "one_copy_engine", "no_overlap",
+                   "degraded_link@3",    "pinned_limit",   "copies_corrupt"};
     d.timing_sensitive = true;  // a rate ratio: another user shares the engines
     d.layer = "async";
     d.description = "H2D and D2H at once on two streams: aggregate against one direction";

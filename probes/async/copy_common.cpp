@@ -6,12 +6,12 @@ namespace gpuconform::async {
 
 std::string direction_label(CopyKind kind) {
     switch (kind) {
-    case CopyKind::HostToDevice:
-        return "H2D";
-    case CopyKind::DeviceToHost:
-        return "D2H";
-    case CopyKind::DeviceToDevice:
-        return "D2D";
+        case CopyKind::HostToDevice:
+            return "H2D";
+        case CopyKind::DeviceToHost:
+            return "D2H";
+        case CopyKind::DeviceToDevice:
+            return "D2D";
     }
     return "?";
 }
@@ -29,17 +29,13 @@ GatedCopy gated_copy(Backend& b, StreamHandle stream, CopyKind kind, HostKind ho
         h.fill(seed);
         GC_CHECK(b.launch_fill(stream, d.data(), d.words(), seed ^ 0x5a5a5a5au));  // stale data differs
         GC_CHECK(b.stream_synchronize(stream));
-        c.call = gated_call(b, stream, gate, [&] {
-            return b.memcpy_async(d.data(), h.data(), bytes, kind, stream);
-        });
+        c.call = gated_call(b, stream, gate, [&] { return b.memcpy_async(d.data(), h.data(), bytes, kind, stream); });
         c.wrong_words = device_mismatches(b, stream, d, seed);
     } else {
         h.fill(seed ^ 0x5a5a5a5au);
         GC_CHECK(b.launch_fill(stream, d.data(), d.words(), seed));
         GC_CHECK(b.stream_synchronize(stream));
-        c.call = gated_call(b, stream, gate, [&] {
-            return b.memcpy_async(h.data(), d.data(), bytes, kind, stream);
-        });
+        c.call = gated_call(b, stream, gate, [&] { return b.memcpy_async(h.data(), d.data(), bytes, kind, stream); });
         c.wrong_words = h.mismatches(seed);
     }
     c.klass = classify(c.call);
@@ -81,7 +77,8 @@ void judge_must_return_early(CheckResult& r, const std::vector<GatedCopy>& copie
         } else if (c.klass == CallClass::Undecided) {
             undecided += (undecided.empty() ? "" : ", ") + label;
         } else if (c.klass != CallClass::ReturnedEarly) {
-            waited += fmt::format("{}{} ({:.1f} ms, {})", waited.empty() ? "" : ", ", label, c.call.call_ms, to_string(c.klass));
+            waited += fmt::format("{}{} ({:.1f} ms, {})", waited.empty() ? "" : ", ", label, c.call.call_ms,
+                                  to_string(c.klass));
         }
     }
     if (!failed_call.empty()) {
@@ -90,20 +87,25 @@ void judge_must_return_early(CheckResult& r, const std::vector<GatedCopy>& copie
     } else if (!wrong.empty()) {
         r.status = Status::Fail;
         r.summary = fmt::format("{} copies delivered wrong data after synchronize: {}", what, wrong);
-        r.remediation = "data corruption on a plain copy: check dmesg for Xid/IOMMU errors, the PCIe link, and the driver";
+        r.remediation =
+            "data corruption on a plain copy: check dmesg for Xid/IOMMU errors, the PCIe link, and the driver";
     } else if (!waited.empty()) {
         r.status = Status::Fail;
         r.summary = fmt::format("{} async copies did not return early: {}", what, waited);
-        r.remediation = "documented to be fully asynchronous; check CUDA_LAUNCH_BLOCKING / HIP_LAUNCH_BLOCKING / "
-                        "AMD_SERIALIZE_COPY in the environment, then the driver and runtime versions";
+        r.remediation =
+            "documented to be fully asynchronous; check CUDA_LAUNCH_BLOCKING / HIP_LAUNCH_BLOCKING / "
+            "AMD_SERIALIZE_COPY in the environment, then the driver and runtime versions";
     } else if (!undecided.empty()) {
         r.status = Status::Error;
-        r.summary = fmt::format("could not judge {}: the queued spin had finished when the call returned ({}); "
-                                "raise gate_ms in the profile", what, undecided);
+        r.summary = fmt::format(
+            "could not judge {}: the queued spin had finished when the call returned ({}); "
+            "raise gate_ms in the profile",
+            what, undecided);
     } else {
         r.status = Status::Pass;
-        r.summary = fmt::format("all {} {} copies returned while queued work was running (slowest call {:.3f} ms); data verified",
-                                copies.size(), what, slowest);
+        r.summary = fmt::format(
+            "all {} {} copies returned while queued work was running (slowest call {:.3f} ms); data verified",
+            copies.size(), what, slowest);
     }
 }
 

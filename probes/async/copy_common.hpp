@@ -28,7 +28,8 @@ std::string direction_label(CopyKind kind);  // "H2D", "D2H"
 void record_gated_copy(CheckResult& r, const GatedCopy& c);
 
 // The sizes a copy check sweeps: the profile's list, shortened with --quick.
-std::vector<std::size_t> sweep_sizes(bool quick, const std::vector<std::size_t>& full, const std::vector<std::size_t>& quick_sizes);
+std::vector<std::size_t> sweep_sizes(bool quick, const std::vector<std::size_t>& full,
+                                     const std::vector<std::size_t>& quick_sizes);
 
 // Judges copies that are documented to return early (pinned, registered): fail on any copy that
 // waited or delivered wrong data; error when a gate did not hold (no evidence); pass otherwise.

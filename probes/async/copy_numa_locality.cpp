@@ -86,9 +86,10 @@ int gpu_node(const CheckContext& ctx) {
             return *g.numa_node;
         }
     }
-    throw SkipCheck(fmt::format("the NUMA node of GPU {} is unknown (sysfs numa_node is -1 or the device was not "
-                                "found on the PCI bus)",
-                                ctx.props.pci_bus_id.empty() ? "?" : ctx.props.pci_bus_id));
+    throw SkipCheck(
+        fmt::format("the NUMA node of GPU {} is unknown (sysfs numa_node is -1 or the device was not "
+                    "found on the PCI bus)",
+                    ctx.props.pci_bus_id.empty() ? "?" : ctx.props.pci_bus_id));
 }
 
 int remote_node(int local) {
@@ -109,9 +110,8 @@ double bandwidth_from(Backend& b, StreamHandle s, async::DeviceBuffer& dev, int 
     }
     std::vector<double> ms;
     for (int i = 0; i < reps; ++i) {
-        ms.push_back(async::event_time_ms(b, s, [&] {
-            GC_CHECK(b.memcpy_async(dev.data(), host.words(), dev.bytes(), CopyKind::HostToDevice, s));
-        }));
+        ms.push_back(async::event_time_ms(
+            b, s, [&] { GC_CHECK(b.memcpy_async(dev.data(), host.words(), dev.bytes(), CopyKind::HostToDevice, s)); }));
     }
     if (async::device_mismatches(b, s, dev, seed) != 0) {
         throw WrongData(fmt::format("the copy from NUMA node {} delivered wrong data", node));
@@ -137,14 +137,16 @@ void run(CheckContext& ctx, CheckResult& r) {
     r.measurements.push_back(async::single("h2d_from_remote_node_gbps", far, "GB/s"));
     r.facts["gpu_node"] = local;
     r.facts["remote_node"] = remote;
-    const std::string figures = fmt::format("pinned H2D of {} from the GPU's node {}: {:.1f} GB/s, from node {}: "
-                                            "{:.1f} GB/s",
-                                            async::size_label(dev.bytes()), local, near, remote, far);
+    const std::string figures = fmt::format(
+        "pinned H2D of {} from the GPU's node {}: {:.1f} GB/s, from node {}: "
+        "{:.1f} GB/s",
+        async::size_label(dev.bytes()), local, near, remote, far);
     if (far > near * margin) {
         r.status = Status::Warn;
         r.summary = "the remote node was faster than the GPU's own: " + figures;
-        r.remediation = "sysfs numa_node for this GPU may be wrong (BIOS/ACPI SRAT, or a VM hiding the topology): "
-                        "pin data-loading threads by measurement, not by the reported node";
+        r.remediation =
+            "sysfs numa_node for this GPU may be wrong (BIOS/ACPI SRAT, or a VM hiding the topology): "
+            "pin data-loading threads by measurement, not by the reported node";
         return;
     }
     r.status = Status::Info;

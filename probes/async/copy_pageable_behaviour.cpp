@@ -21,8 +21,8 @@ void run(CheckContext& ctx, CheckResult& r) {
     bool any_error_code = false;
     bool undecided = false;
     for (const CopyKind kind : {CopyKind::HostToDevice, CopyKind::DeviceToHost}) {
-        for (const std::size_t bytes : sweep_sizes(ctx.options.quick, {64u << 10, 1u << 20, 4u << 20, 64u << 20},
-                                                   {64u << 10, 16u << 20})) {
+        for (const std::size_t bytes :
+             sweep_sizes(ctx.options.quick, {64u << 10, 1u << 20, 4u << 20, 64u << 20}, {64u << 10, 16u << 20})) {
             const auto c = gated_copy(b, s, kind, HostKind::Pageable, bytes, gate, buffers_of(ctx));
             record_gated_copy(r, c);
             wrong += c.wrong_words;
@@ -40,13 +40,16 @@ void run(CheckContext& ctx, CheckResult& r) {
     }
     if (undecided) {
         r.status = Status::Error;
-        r.summary = "could not classify every copy: the queued spin had ended (or its launch waited for it) before the "
-                    "call returned; see async.launch.returns_early. " + line;
+        r.summary =
+            "could not classify every copy: the queued spin had ended (or its launch waited for it) before the "
+            "call returned; see async.launch.returns_early. " +
+            line;
         return;
     }
     r.status = Status::Info;
-    r.summary = fmt::format("{}{}", line,
-                            any_error_code ? "" : " — every call returned success (no cudaErrorInvalidValue for pageable memory)");
+    r.summary = fmt::format(
+        "{}{}", line,
+        any_error_code ? "" : " — every call returned success (no cudaErrorInvalidValue for pageable memory)");
 }
 
 }  // namespace

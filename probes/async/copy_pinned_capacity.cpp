@@ -17,8 +17,9 @@ std::string limits_text(const CheckContext& ctx) {
     const auto& e = ctx.env;
     const std::string soft = e.memlock_soft ? fmt::format("{} KiB", *e.memlock_soft / 1024) : "unlimited";
     const std::string vendor = ctx.backend->vendor();
-    const char* meaning = vendor == "nvidia" ? "the NVIDIA driver does not count pinned memory against it, so look at free "
-                                               "host memory and the driver's own limits"
+    const char* meaning = vendor == "nvidia"
+                              ? "the NVIDIA driver does not count pinned memory against it, so look at free "
+                                "host memory and the driver's own limits"
                           : vendor == "amd" ? "ROCm counts pinned memory against it: raise the limit (limits.conf / "
                                               "systemd LimitMEMLOCK)"
                                             : "the simulated backend pins nothing for real";
@@ -27,8 +28,9 @@ std::string limits_text(const CheckContext& ctx) {
 
 void run(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
-    const std::uint64_t bytes = ctx.options.quick ? std::min<std::uint64_t>(ctx.options.pinned_capacity_bytes, 256u << 20)
-                                                  : ctx.options.pinned_capacity_bytes;
+    const std::uint64_t bytes = ctx.options.quick
+                                    ? std::min<std::uint64_t>(ctx.options.pinned_capacity_bytes, 256u << 20)
+                                    : ctx.options.pinned_capacity_bytes;
     r.expectation["pinned_bytes"] = bytes;
     if (ctx.buffers != nullptr) {
         ctx.buffers->release_host();  // pinned memory held for other checks would count against a limit

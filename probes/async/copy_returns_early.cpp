@@ -28,7 +28,8 @@ void judge(CheckContext& ctx, CheckResult& r, HostKind host, const std::vector<s
     judge_must_return_early(r, copies, what);
 }
 
-CheckDef make(const char* id, const char* description, double timeout_s, std::function<void(CheckContext&, CheckResult&)> run) {
+CheckDef make(const char* id, const char* description, double timeout_s,
+              std::function<void(CheckContext&, CheckResult&)> run) {
     CheckDef d;
     d.id = id;
     d.timing_sensitive = false;  // a gated pinned copy returning early
@@ -44,21 +45,23 @@ CheckDef make(const char* id, const char* description, double timeout_s, std::fu
 
 CheckDef make_async_copy_pinned_returns_early() {
     CheckDef d = make("async.copy.pinned_returns_early",
-                "Pinned H2D/D2H async copies return while queued work runs (64 KiB, 16 MiB, 256 MiB)", 30,
-                [](CheckContext& ctx, CheckResult& r) {
-                    const auto sizes = sweep_sizes(ctx.options.quick, {64u << 10, 16u << 20, 256u << 20}, {64u << 10, 16u << 20});
-                    judge(ctx, r, HostKind::Pinned, sizes, "pinned");
-                });
-    d.caught_by = {"pinned_copy_blocks", "launch_blocks", "hang", "crash", "sticky_error", "copies_corrupt", "cotenant+pinned_copy_blocks"};
+                      "Pinned H2D/D2H async copies return while queued work runs (64 KiB, 16 MiB, 256 MiB)", 30,
+                      [](CheckContext& ctx, CheckResult& r) {
+                          const auto sizes = sweep_sizes(ctx.options.quick, {64u << 10, 16u << 20, 256u << 20},
+                                                         {64u << 10, 16u << 20});
+                          judge(ctx, r, HostKind::Pinned, sizes, "pinned");
+                      });
+    d.caught_by = {"pinned_copy_blocks",         "launch_blocks", "hang", "crash", "sticky_error", "copies_corrupt",
+                   "cotenant+pinned_copy_blocks"};
     return d;
 }
 
 CheckDef make_async_copy_registered_returns_early() {
     CheckDef d = make("async.copy.registered_returns_early",
-                "A malloc'd buffer after HostRegister copies asynchronously, like pinned memory", 20,
-                [](CheckContext& ctx, CheckResult& r) {
-                    judge(ctx, r, HostKind::Registered, {16u << 20}, "registered (malloc + HostRegister)");
-                });
+                      "A malloc'd buffer after HostRegister copies asynchronously, like pinned memory", 20,
+                      [](CheckContext& ctx, CheckResult& r) {
+                          judge(ctx, r, HostKind::Registered, {16u << 20}, "registered (malloc + HostRegister)");
+                      });
     d.caught_by = {"pinned_copy_blocks", "launch_blocks", "copies_corrupt", "cotenant+pinned_copy_blocks"};
     return d;
 }

@@ -32,9 +32,8 @@ void run(CheckContext& ctx, CheckResult& r) {
                 GC_CHECK(b.memcpy_async(dst + c * k_small, src + c * k_small, k_small, CopyKind::HostToDevice, s));
             }
         }));
-        batched_ms.push_back(async::event_time_ms(b, s, [&] {
-            GC_CHECK(b.memcpy_async(one.data(), host.data(), k_total, CopyKind::HostToDevice, s));
-        }));
+        batched_ms.push_back(async::event_time_ms(
+            b, s, [&] { GC_CHECK(b.memcpy_async(one.data(), host.data(), k_total, CopyKind::HostToDevice, s)); }));
     }
     const std::uint64_t wrong = async::device_mismatches(b, s, many, seed) + async::device_mismatches(b, s, one, seed);
     const double small = median(small_ms);
@@ -50,17 +49,19 @@ void run(CheckContext& ctx, CheckResult& r) {
     }
     if (!(batched > 0) || !(small > 0)) {
         r.status = Status::Error;
-        r.summary = fmt::format("could not judge: events timed the copies as {:.4f} ms and {:.4f} ms; see "
-                                "async.event.timing_accuracy",
-                                small, batched);
+        r.summary = fmt::format(
+            "could not judge: events timed the copies as {:.4f} ms and {:.4f} ms; see "
+            "async.event.timing_accuracy",
+            small, batched);
         return;
     }
     const double ratio = small / batched;
     r.measurements.push_back(async::single("small_to_batched_ratio", ratio, "ratio"));
     r.status = Status::Info;
-    const std::string figures = fmt::format("one 1 MiB copy took {:.3f} ms, 256 copies of 4 KiB {:.3f} ms "
-                                            "({:.1f} us per call)",
-                                            batched, small, small * 1e3 / k_count);
+    const std::string figures = fmt::format(
+        "one 1 MiB copy took {:.3f} ms, 256 copies of 4 KiB {:.3f} ms "
+        "({:.1f} us per call)",
+        batched, small, small * 1e3 / k_count);
     r.summary = ratio >= 1 ? fmt::format("batch small copies: batching is {:.1f}x faster; {}", ratio, figures)
                            : fmt::format("small copies cost no more per byte than one batched copy here; {}", figures);
 }

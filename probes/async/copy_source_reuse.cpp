@@ -15,7 +15,7 @@ constexpr std::size_t k_chunk = std::size_t{4} << 20;
 struct Hazard {
     std::uint64_t overwritten = 0;  // destination words holding the data written after the call
     std::uint64_t words = 0;
-    bool gate_held = false;        // the copy was still queued once the host had overwritten the source
+    bool gate_held = false;  // the copy was still queued once the host had overwritten the source
 };
 
 // (a) The source overwritten right after the copy call, while a gate holds the copy back.
@@ -81,22 +81,26 @@ void run(CheckContext& ctx, CheckResult& r) {
     const int wrong = double_buffered(b, s, gate, chunks, counter);
     r.measurements.push_back(async::single("hazard_overwritten_words", static_cast<double>(h.overwritten), "words"));
     r.measurements.push_back(async::single("double_buffered_wrong_chunks", wrong, "chunks"));
-    std::string shown = "overwriting the source right after the call did not corrupt the destination: the copy "
-                        "was effectively synchronous here";
+    std::string shown =
+        "overwriting the source right after the call did not corrupt the destination: the copy "
+        "was effectively synchronous here";
     if (h.overwritten > 0) {
-        shown = fmt::format("overwriting the source before the copy was done corrupted the destination ({} of {} "
-                            "words held the later data)",
-                            h.overwritten, h.words);
+        shown = fmt::format(
+            "overwriting the source before the copy was done corrupted the destination ({} of {} "
+            "words held the later data)",
+            h.overwritten, h.words);
     } else if (h.gate_held) {
-        shown = "the source was overwritten while its copy was still queued, yet the destination held the data at "
-                "the call: the runtime staged the copy";
+        shown =
+            "the source was overwritten while its copy was still queued, yet the destination held the data at "
+            "the call: the runtime staged the copy";
     }
     if (wrong > 0) {
         r.status = Status::Fail;
-        r.summary = fmt::format("double buffering ordered by events delivered {} of {} chunks wrong; {}", wrong,
-                                chunks, shown);
-        r.remediation = "event_synchronize returned before the copy that read the buffer had run: events do not "
-                        "order host reuse on this install; report the driver and runtime versions";
+        r.summary =
+            fmt::format("double buffering ordered by events delivered {} of {} chunks wrong; {}", wrong, chunks, shown);
+        r.remediation =
+            "event_synchronize returned before the copy that read the buffer had run: events do not "
+            "order host reuse on this install; report the driver and runtime versions";
         return;
     }
     r.status = Status::Pass;

@@ -24,14 +24,17 @@ CheckDef make_async_device_occupancy() {
         r.facts["occupancy"] = o;
         if (o.sources.empty()) {
             r.status = Status::Skip;
-            r.summary = fmt::format("who else uses this GPU could not be read: {}", o.error.empty() ? "no source" : o.error);
+            r.summary =
+                fmt::format("who else uses this GPU could not be read: {}", o.error.empty() ? "no source" : o.error);
             return;
         }
         if (o.utilization_pct) {
-            r.measurements.push_back(Measurement{"utilization", *o.utilization_pct, "%", 1, std::nullopt, std::nullopt});
+            r.measurements.push_back(
+                Measurement{"utilization", *o.utilization_pct, "%", 1, std::nullopt, std::nullopt});
         }
         if (o.memory_used_bytes) {
-            r.measurements.push_back(Measurement{"memory_used", *o.memory_used_bytes, "bytes", 1, std::nullopt, std::nullopt});
+            r.measurements.push_back(
+                Measurement{"memory_used", *o.memory_used_bytes, "bytes", 1, std::nullopt, std::nullopt});
         }
         if (disturbs_timing(o)) {
             r.status = Status::Warn;
@@ -45,9 +48,11 @@ CheckDef make_async_device_occupancy() {
         for (const auto& p : o.others) {
             held += fmt::format("{}pid {} {}", held.empty() ? "" : ", ", p.pid, p.name);
         }
-        r.summary = fmt::format("no other user computing{}{}{}", o.utilization_pct ? fmt::format(" ({:.0f}% utilisation", *o.utilization_pct) : " (",
-                                o.memory_used_bytes ? fmt::format(", {:.0f} MiB in use)", *o.memory_used_bytes / 1048576.0) : ")",
-                                held.empty() ? "" : "; idle holders: " + held);
+        r.summary = fmt::format(
+            "no other user computing{}{}{}",
+            o.utilization_pct ? fmt::format(" ({:.0f}% utilisation", *o.utilization_pct) : " (",
+            o.memory_used_bytes ? fmt::format(", {:.0f} MiB in use)", *o.memory_used_bytes / 1048576.0) : ")",
+            held.empty() ? "" : "; idle holders: " + held);
     };
     return d;
 }

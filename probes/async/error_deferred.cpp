@@ -73,11 +73,12 @@ void run(CheckContext& ctx, CheckResult& r) {
                                          describe(fault), fault.sticky ? " (sticky: later calls fail too)" : "");
     if (invalid.where == "never" || fault.where == "never") {
         r.status = Status::Fail;
-        r.summary = fmt::format("an error was swallowed: {} was never reported; {}",
-                                invalid.where == "never" ? "an invalid launch" : "a kernel's illegal memory access",
-                                seen);
-        r.remediation = "failed work is reported as success on this install: report the driver and runtime "
-                        "versions; check for a debugger, profiler or interposer hiding errors";
+        r.summary =
+            fmt::format("an error was swallowed: {} was never reported; {}",
+                        invalid.where == "never" ? "an invalid launch" : "a kernel's illegal memory access", seen);
+        r.remediation =
+            "failed work is reported as success on this install: report the driver and runtime "
+            "versions; check for a debugger, profiler or interposer hiding errors";
     } else if (invalid.sticky) {
         r.status = Status::Warn;
         r.summary = "an invalid launch configuration left the stream unusable (it should not be sticky); " + seen;

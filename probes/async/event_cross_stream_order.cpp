@@ -92,35 +92,39 @@ void run(CheckContext& ctx, CheckResult& r) {
     const std::string race = fmt::format("without the wait the race was seen in {}/{}", stale_racy, trials);
     if (stale_ordered > 0) {
         r.status = Status::Fail;
-        r.summary = fmt::format("stream B read stale data in {}/{} trials despite waiting on an event recorded after "
-                                "the copy on stream A; {}",
-                                stale_ordered, trials, race);
-        r.remediation = "cross-stream dependencies expressed with events (cudaStreamWaitEvent/hipStreamWaitEvent) "
-                        "are not honoured: report the driver and runtime versions; do not rely on events for "
-                        "ordering on this install";
+        r.summary = fmt::format(
+            "stream B read stale data in {}/{} trials despite waiting on an event recorded after "
+            "the copy on stream A; {}",
+            stale_ordered, trials, race);
+        r.remediation =
+            "cross-stream dependencies expressed with events (cudaStreamWaitEvent/hipStreamWaitEvent) "
+            "are not honoured: report the driver and runtime versions; do not rely on events for "
+            "ordering on this install";
         return;
     }
     if (ordered.decided == 0) {
         r.status = Status::Error;
-        r.summary = fmt::format("could not judge: in all {} trials the spin holding stream A back had run out before "
-                                "stream B's work was queued (do launches or copies block the host? see "
-                                "async.launch.returns_early); no stale read seen",
-                                trials);
+        r.summary = fmt::format(
+            "could not judge: in all {} trials the spin holding stream A back had run out before "
+            "stream B's work was queued (do launches or copies block the host? see "
+            "async.launch.returns_early); no stale read seen",
+            trials);
         return;
     }
     if (stale_racy == 0) {
         r.status = Status::Error;
-        r.summary = fmt::format("could not judge: {}, so stream B never ran ahead of the copy and the event wait's "
-                                "ordering could not be shown (do the two streams run concurrently? see "
-                                "async.stream.nonblocking_independent); no stale read with the wait in {} trials",
-                                race, trials);
+        r.summary = fmt::format(
+            "could not judge: {}, so stream B never ran ahead of the copy and the event wait's "
+            "ordering could not be shown (do the two streams run concurrently? see "
+            "async.stream.nonblocking_independent); no stale read with the wait in {} trials",
+            race, trials);
         return;
     }
     r.status = Status::Pass;
-    r.summary = fmt::format("an event wait ordered stream B after a 16 MiB copy on stream A in {}/{} trials{}; {}",
-                            ordered.decided, ordered.decided,
-                            ordered.decided < trials ? fmt::format(" ({} undecided: B queued late)", trials - ordered.decided) : "",
-                            race);
+    r.summary = fmt::format(
+        "an event wait ordered stream B after a 16 MiB copy on stream A in {}/{} trials{}; {}", ordered.decided,
+        ordered.decided,
+        ordered.decided < trials ? fmt::format(" ({} undecided: B queued late)", trials - ordered.decided) : "", race);
 }
 
 }  // namespace
@@ -128,7 +132,8 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_event_cross_stream_order() {
     CheckDef d;
     d.id = "async.event.cross_stream_order";
-    d.caught_by = {"pinned_copy_blocks", "launch_blocks", "events_ignored", "copies_corrupt", "cotenant+pinned_copy_blocks"};
+    d.caught_by = {"pinned_copy_blocks", "launch_blocks", "events_ignored", "copies_corrupt",
+                   "cotenant+pinned_copy_blocks"};
     d.timing_sensitive = false;  // event order
     d.layer = "async";
     d.description = "An event wait orders a consumer stream after a copy on another stream; without it, the race";

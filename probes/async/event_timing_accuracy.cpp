@@ -49,11 +49,13 @@ void run(CheckContext& ctx, CheckResult& r) {
                                 spin_ms, *ev.value, error * 100, *host.value);
         return;
     }
-    r.summary = fmt::format("{}: events timed a {:.0f} ms kernel as {:.3f} ms, the host waited {:.3f} ms "
-                            "(tolerance {:.0f}%)",
-                            v.why, spin_ms, *ev.value, *host.value, tolerance * 100);
-    r.remediation = "device-event timings (cudaEventElapsedTime/hipEventElapsedTime) cannot be trusted on this "
-                    "install: time with the host clock around a synchronize, and report the driver version";
+    r.summary = fmt::format(
+        "{}: events timed a {:.0f} ms kernel as {:.3f} ms, the host waited {:.3f} ms "
+        "(tolerance {:.0f}%)",
+        v.why, spin_ms, *ev.value, *host.value, tolerance * 100);
+    r.remediation =
+        "device-event timings (cudaEventElapsedTime/hipEventElapsedTime) cannot be trusted on this "
+        "install: time with the host clock around a synchronize, and report the driver version";
 }
 
 }  // namespace

@@ -37,8 +37,9 @@ void run(CheckContext& ctx, CheckResult& r) {
         r.status = Status::Fail;
         r.summary = fmt::format("{} of {} launches returned only after the {:.0f} ms kernel finished", blocked, trials,
                                 static_cast<double>(gate) / 1e6);
-        r.remediation = "kernel launches are synchronous here: unset CUDA_LAUNCH_BLOCKING / HIP_LAUNCH_BLOCKING / "
-                        "AMD_SERIALIZE_KERNEL, and check for a profiler or debugger forcing serialization";
+        r.remediation =
+            "kernel launches are synchronous here: unset CUDA_LAUNCH_BLOCKING / HIP_LAUNCH_BLOCKING / "
+            "AMD_SERIALIZE_KERNEL, and check for a profiler or debugger forcing serialization";
     }
 }
 

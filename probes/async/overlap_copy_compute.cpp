@@ -106,9 +106,10 @@ void run(CheckContext& ctx, CheckResult& r) {
     r.measurements.push_back(async::single("copy_host_timed_ms", copy_host_ms, "ms"));
     if (!copy_ms) {
         r.status = Status::Error;
-        r.summary = fmt::format("could not judge: events timed a 64 MiB copy as far shorter than the {:.2f} ms the "
-                                "host waited for it; see async.event.timing_accuracy",
-                                copy_host_ms);
+        r.summary = fmt::format(
+            "could not judge: events timed a 64 MiB copy as far shorter than the {:.2f} ms the "
+            "host waited for it; see async.event.timing_accuracy",
+            copy_host_ms);
         return;
     }
     const std::uint64_t iterations = calibrate(g, *copy_ms);

@@ -36,7 +36,10 @@ void run(CheckContext& ctx, CheckResult& r) {
                 rank = -1;
             }
             m.access[i][j] = can;
-            r.facts["pairs"].push_back({{"from", i}, {"to", j}, {"can_access", can}, {"performance_rank", rank},
+            r.facts["pairs"].push_back({{"from", i},
+                                        {"to", j},
+                                        {"can_access", can},
+                                        {"performance_rank", rank},
                                         {"pci_path", pci_link_label(paths[i], paths[j])}});
         }
     }
@@ -47,8 +50,9 @@ void run(CheckContext& ctx, CheckResult& r) {
     r.status = verdict.status;
     r.summary = verdict.summary;
     if (r.status == Status::Fail) {
-        r.remediation = "a GPU pair without the peer path its siblings have: check the PCIe switch/ACS settings "
-                        "(ACS redirects break P2P), IOMMU mode, NVLink/xGMI cabling and the driver's peer support";
+        r.remediation =
+            "a GPU pair without the peer path its siblings have: check the PCIe switch/ACS settings "
+            "(ACS redirects break P2P), IOMMU mode, NVLink/xGMI cabling and the driver's peer support";
     }
 }
 

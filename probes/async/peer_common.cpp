@@ -31,13 +31,15 @@ PeerVerdict judge_peer_matrix(const PeerMatrix& m, bool homogeneous_node) {
         v.summary = fmt::format("all {} device pairs can access each other", pairs);
     } else if (v.with_access == 0) {
         v.status = Status::Info;
-        v.summary = fmt::format("no device pair has peer access ({} devices): copies between GPUs go through host memory", n);
+        v.summary =
+            fmt::format("no device pair has peer access ({} devices): copies between GPUs go through host memory", n);
     } else if (homogeneous_node) {
         v.status = Status::Fail;
         v.summary = fmt::format("{} of {} pairs have peer access, these do not: {}", v.with_access, pairs, missing);
     } else {
         v.status = Status::Info;
-        v.summary = fmt::format("{} of {} pairs have peer access (mixed GPU models); without: {}", v.with_access, pairs, missing);
+        v.summary = fmt::format("{} of {} pairs have peer access (mixed GPU models); without: {}", v.with_access, pairs,
+                                missing);
     }
     return v;
 }
@@ -63,8 +65,10 @@ void require_every_device(const RunOptions& options, int count) {
         for (int d = 0; d < count; ++d) {
             chosen += device_chosen(options, d) ? 1 : 0;
         }
-        throw SkipCheck(fmt::format("--device chose {} of {} GPUs; this check judges each GPU pair against all the "
-                                    "others, so it needs every GPU: run it without --device", chosen, count));
+        throw SkipCheck(
+            fmt::format("--device chose {} of {} GPUs; this check judges each GPU pair against all the "
+                        "others, so it needs every GPU: run it without --device",
+                        chosen, count));
     }
 }
 

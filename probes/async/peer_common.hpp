@@ -9,7 +9,8 @@
 namespace gpuconform::async {
 
 struct PeerMatrix {
-    explicit PeerMatrix(int n) : access(static_cast<std::size_t>(n), std::vector<bool>(static_cast<std::size_t>(n), false)) {}
+    explicit PeerMatrix(int n)
+        : access(static_cast<std::size_t>(n), std::vector<bool>(static_cast<std::size_t>(n), false)) {}
     std::vector<std::vector<bool>> access;  // access[i][j]: can i map j's memory
 };
 

@@ -61,7 +61,9 @@ void run(CheckContext& ctx, CheckResult& r) {
             auto& from = devs[static_cast<std::size_t>(i)];
             auto& to = devs[static_cast<std::size_t>(j)];
             GC_CHECK(b.set_device(i));
-            auto copy = [&] { GC_CHECK(b.memcpy_peer_async(to.dst->data(), j, from.src->data(), i, bytes, *from.stream)); };
+            auto copy = [&] {
+                GC_CHECK(b.memcpy_peer_async(to.dst->data(), j, from.src->data(), i, bytes, *from.stream));
+            };
             event_time_ms(b, *from.stream, copy);  // untimed first copy of this pair
             std::vector<double> gbps;
             for (int rep = 0; rep < 3; ++rep) {
@@ -89,14 +91,16 @@ void run(CheckContext& ctx, CheckResult& r) {
     r.facts["median_gbps"] = mid;
     if (!slow.empty()) {
         r.status = Status::Fail;
-        r.summary = fmt::format("slow peer pairs against the median {:.1f} GB/s of {} pairs: {}", mid, pairs.size(), slow);
-        r.remediation = "compare async.peer.access_matrix for these pairs, then the GPUs' links (host.pcie.link), "
-                        "NVLink/xGMI state (nvidia-smi nvlink -s / rocm-smi --showtopo) and the switch";
+        r.summary =
+            fmt::format("slow peer pairs against the median {:.1f} GB/s of {} pairs: {}", mid, pairs.size(), slow);
+        r.remediation =
+            "compare async.peer.access_matrix for these pairs, then the GPUs' links (host.pcie.link), "
+            "NVLink/xGMI state (nvidia-smi nvlink -s / rocm-smi --showtopo) and the switch";
         return;
     }
     r.status = Status::Pass;
-    r.summary = fmt::format("{} peer pairs, {} of data each: median {:.1f} GB/s, slowest within {:.0f}% of it", pairs.size(),
-                            size_label(bytes), mid, shortfall * 100);
+    r.summary = fmt::format("{} peer pairs, {} of data each: median {:.1f} GB/s, slowest within {:.0f}% of it",
+                            pairs.size(), size_label(bytes), mid, shortfall * 100);
 }
 
 }  // namespace

@@ -60,7 +60,8 @@ void run(CheckContext& ctx, CheckResult& r) {
     for (const auto& [i, j] : pairs_for(n, ctx.options)) {
         const int stale = stale_trials(b, i, j, trials, 16u << 20, gate);
         total += trials;
-        r.measurements.push_back({fmt::format("stale_{}to{}", i, j), static_cast<double>(stale), "trials", trials, {}, {}});
+        r.measurements.push_back(
+            {fmt::format("stale_{}to{}", i, j), static_cast<double>(stale), "trials", trials, {}, {}});
         if (stale > 0) {
             bad += fmt::format("{}{}→{} ({}/{})", bad.empty() ? "" : ", ", i, j, stale, trials);
         }
@@ -72,9 +73,10 @@ void run(CheckContext& ctx, CheckResult& r) {
         return;
     }
     r.status = Status::Pass;
-    r.summary = fmt::format("cross-device event waits ordered every peer copy after its producer ({} trials over {} pairs{})",
-                            total, pairs_for(n, ctx.options).size(),
-                            some_devices_chosen(ctx.options, n) ? ", those with a GPU --device chose" : "");
+    r.summary =
+        fmt::format("cross-device event waits ordered every peer copy after its producer ({} trials over {} pairs{})",
+                    total, pairs_for(n, ctx.options).size(),
+                    some_devices_chosen(ctx.options, n) ? ", those with a GPU --device chose" : "");
 }
 
 }  // namespace

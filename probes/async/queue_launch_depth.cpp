@@ -12,10 +12,10 @@ namespace gpuconform {
 namespace {
 
 struct Depth {
-    int launches = 0;       // tiny launches that returned quickly before the loop stopped
-    bool full = false;      // a launch blocked until the gate ended
-    int noise = 0;          // slow launches that returned while the gate still ran
-    double blocked_ms = 0;  // how long the blocking launch took
+    int launches = 0;           // tiny launches that returned quickly before the loop stopped
+    bool full = false;          // a launch blocked until the gate ended
+    int noise = 0;              // slow launches that returned while the gate still ran
+    double blocked_ms = 0;      // how long the blocking launch took
     double gate_launch_ms = 0;  // how long the gate's own launch call took
     std::vector<double> call_us;
 };
@@ -61,23 +61,26 @@ void run(CheckContext& ctx, CheckResult& r) {
     r.status = Status::Info;
     if (d.gate_launch_ms >= gate_ms) {
         r.status = Status::Error;
-        r.summary = fmt::format("could not judge: launching the {:.0f} ms gate blocked until it had finished, so "
-                                "nothing queued behind it; see async.launch.returns_early",
-                                gate_ms);
+        r.summary = fmt::format(
+            "could not judge: launching the {:.0f} ms gate blocked until it had finished, so "
+            "nothing queued behind it; see async.launch.returns_early",
+            gate_ms);
         return;
     }
     if (d.full) {
         r.measurements.push_back(async::single("blocked_launch_ms", d.blocked_ms, "ms"));
-        r.summary = fmt::format("the launch queue held {} kernels behind a running one; launch {} blocked the host "
-                                "for {:.1f} ms: code that queues more work than that stalls in \"async\" calls",
-                                d.launches, d.launches + 1, d.blocked_ms);
+        r.summary = fmt::format(
+            "the launch queue held {} kernels behind a running one; launch {} blocked the host "
+            "for {:.1f} ms: code that queues more work than that stalls in \"async\" calls",
+            d.launches, d.launches + 1, d.blocked_ms);
         return;
     }
     const std::string why = d.launches >= cap ? fmt::format("the cap of {} launches was reached", cap)
                                               : fmt::format("the {:.0f} ms gate ended first", gate_ms);
-    r.summary = fmt::format("the launch queue holds at least {} kernels ({}); raise long_ms or max_launches in a "
-                            "--profile file to find the limit",
-                            d.launches, why);
+    r.summary = fmt::format(
+        "the launch queue holds at least {} kernels ({}); raise long_ms or max_launches in a "
+        "--profile file to find the limit",
+        d.launches, why);
 }
 
 }  // namespace

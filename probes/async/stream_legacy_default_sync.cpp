@@ -14,21 +14,24 @@ void run(CheckContext& ctx, CheckResult& r) {
     const auto t = async::run_ordering_trials(ctx, r, blocking, k_legacy_stream, /*expect_wait=*/true);
     r.status = t.status;
     switch (t.status) {
-    case Status::Pass:
-        r.summary = fmt::format("the legacy default stream waited for a {:.0f} ms kernel on a blocking stream "
-                                "({:.1f} ms, {} of {} trials), as documented",
-                                t.long_ms, t.tiny_median_ms, t.waited, t.trials);
-        break;
-    case Status::Fail:
-        r.summary = fmt::format("legacy default stream did not synchronize with a blocking stream: a tiny kernel "
-                                "finished while a {:.0f} ms kernel still ran ({} of {} trials)",
-                                t.long_ms, t.independent, t.trials);
-        r.remediation = "code relying on stream 0 to order work with other streams will race here: check that "
-                        "nothing builds with --default-stream per-thread, and report the driver/runtime versions";
-        break;
-    default:
-        async::explain_undecided(t, r);
-        break;
+        case Status::Pass:
+            r.summary = fmt::format(
+                "the legacy default stream waited for a {:.0f} ms kernel on a blocking stream "
+                "({:.1f} ms, {} of {} trials), as documented",
+                t.long_ms, t.tiny_median_ms, t.waited, t.trials);
+            break;
+        case Status::Fail:
+            r.summary = fmt::format(
+                "legacy default stream did not synchronize with a blocking stream: a tiny kernel "
+                "finished while a {:.0f} ms kernel still ran ({} of {} trials)",
+                t.long_ms, t.independent, t.trials);
+            r.remediation =
+                "code relying on stream 0 to order work with other streams will race here: check that "
+                "nothing builds with --default-stream per-thread, and report the driver/runtime versions";
+            break;
+        default:
+            async::explain_undecided(t, r);
+            break;
     }
 }
 

@@ -33,9 +33,10 @@ std::string amd_note(const CheckContext& ctx) {
         return "";
     }
     const auto it = ctx.env.gpu_env.find("GPU_MAX_HW_QUEUES");
-    return fmt::format("; ROCm maps streams onto hardware queues (GPU_MAX_HW_QUEUES={}): beyond them streams share "
-                       "queues and wait for each other",
-                       it == ctx.env.gpu_env.end() ? "unset, default 4" : it->second);
+    return fmt::format(
+        "; ROCm maps streams onto hardware queues (GPU_MAX_HW_QUEUES={}): beyond them streams share "
+        "queues and wait for each other",
+        it == ctx.env.gpu_env.end() ? "unset, default 4" : it->second);
 }
 
 void run(CheckContext& ctx, CheckResult& r) {
@@ -71,14 +72,16 @@ void run(CheckContext& ctx, CheckResult& r) {
     r.measurements.push_back(async::single("slowest_launches_ms", launch_ms, "ms"));
     if (launch_ms >= spin_ms) {
         r.status = Status::Error;
-        r.summary = fmt::format("could not judge: launching the kernels took {:.1f} ms, as long as a {:.0f} ms spin: "
-                                "launches block here; see async.launch.returns_early",
-                                launch_ms, spin_ms);
+        r.summary = fmt::format(
+            "could not judge: launching the kernels took {:.1f} ms, as long as a {:.0f} ms spin: "
+            "launches block here; see async.launch.returns_early",
+            launch_ms, spin_ms);
         return;
     }
     for (const auto& [n, c] : concurrency) {
         if (c > n * (1 + async::k_overlap_noise_margin)) {
-            async::mark_out_of_range(r, fmt::format("{} streams ran {:.1f} kernels at once, more than were launched", n, c));
+            async::mark_out_of_range(
+                r, fmt::format("{} streams ran {:.1f} kernels at once, more than were launched", n, c));
             return;
         }
     }
@@ -95,9 +98,10 @@ void run(CheckContext& ctx, CheckResult& r) {
         r.summary = fmt::format("{} streams ran {:.1f} {:.0f} ms kernels at once: no limit up to {} streams{}",
                                 counts.back(), top, spin_ms, counts.back(), amd_note(ctx));
     } else {
-        r.summary = fmt::format("kernel concurrency stops scaling after {} stream(s): {} streams ran only {:.1f} "
-                                "kernels at once; spread work over at most {} streams{}",
-                                limit, counts.back(), top, std::max(limit, 1), amd_note(ctx));
+        r.summary = fmt::format(
+            "kernel concurrency stops scaling after {} stream(s): {} streams ran only {:.1f} "
+            "kernels at once; spread work over at most {} streams{}",
+            limit, counts.back(), top, std::max(limit, 1), amd_note(ctx));
     }
 }
 

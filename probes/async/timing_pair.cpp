@@ -69,12 +69,12 @@ BehindLong measure_behind_long(Backend& b, StreamHandle long_stream, StreamHandl
 
 std::string to_string(WaitOutcome o) {
     switch (o) {
-    case WaitOutcome::Waited:
-        return "waited";
-    case WaitOutcome::Independent:
-        return "independent";
-    case WaitOutcome::Undecided:
-        return "undecided";
+        case WaitOutcome::Waited:
+            return "waited";
+        case WaitOutcome::Independent:
+            return "independent";
+        case WaitOutcome::Undecided:
+            return "undecided";
     }
     return "?";
 }
@@ -139,16 +139,19 @@ OrderingTrials run_ordering_trials(const CheckContext& ctx, CheckResult& r, Stre
 
 void explain_undecided(const OrderingTrials& t, CheckResult& r) {
     if (t.long_launch_blocked) {
-        r.summary = fmt::format("could not judge: launching the {:.0f} ms kernel blocked until it had finished, so "
-                                "nothing ran behind it; see async.launch.returns_early",
-                                t.long_ms);
-        r.remediation = "kernel launches are synchronous here: unset CUDA_LAUNCH_BLOCKING / HIP_LAUNCH_BLOCKING / "
-                        "AMD_SERIALIZE_KERNEL";
+        r.summary = fmt::format(
+            "could not judge: launching the {:.0f} ms kernel blocked until it had finished, so "
+            "nothing ran behind it; see async.launch.returns_early",
+            t.long_ms);
+        r.remediation =
+            "kernel launches are synchronous here: unset CUDA_LAUNCH_BLOCKING / HIP_LAUNCH_BLOCKING / "
+            "AMD_SERIALIZE_KERNEL";
         return;
     }
-    r.summary = fmt::format("could not judge: the tiny kernel took {:.1f} ms beside a {:.0f} ms kernel, yet the long "
-                            "kernel's stream was not in the expected state (see facts.trials)",
-                            t.tiny_median_ms, t.long_ms);
+    r.summary = fmt::format(
+        "could not judge: the tiny kernel took {:.1f} ms beside a {:.0f} ms kernel, yet the long "
+        "kernel's stream was not in the expected state (see facts.trials)",
+        t.tiny_median_ms, t.long_ms);
     r.remediation = "rerun on an otherwise idle device; raise long_ms in a --profile file if the host is slow";
 }
 
@@ -185,13 +188,16 @@ void judge_overlap(CheckResult& r, const OverlapRuns& o, double min_ratio, const
                                             median(o.b_ms), median(o.both_ms));
     if (!o.together) {
         r.status = Status::Error;
-        r.summary = "could not judge: a call returned only after its own work had finished, so nothing could "
-                    "overlap; see " + serial_hint;
+        r.summary =
+            "could not judge: a call returned only after its own work had finished, so nothing could "
+            "overlap; see " +
+            serial_hint;
     } else if (!o.consistent) {
         r.status = Status::Error;
-        r.summary = fmt::format("could not judge: event timings are inconsistent ({}); see "
-                                "async.event.timing_accuracy",
-                                figures);
+        r.summary = fmt::format(
+            "could not judge: event timings are inconsistent ({}); see "
+            "async.event.timing_accuracy",
+            figures);
     } else if (ratio < -k_overlap_noise_margin || ratio > 1 + k_overlap_noise_margin) {
         mark_out_of_range(r, fmt::format("{} overlapped {:.0f}%, outside 0-100% ({})", what, ratio * 100, figures));
     } else if (ratio >= min_ratio) {
@@ -199,8 +205,8 @@ void judge_overlap(CheckResult& r, const OverlapRuns& o, double min_ratio, const
         r.summary = fmt::format("{} overlapped {:.0f}% ({})", what, ratio * 100, figures);
     } else {
         r.status = Status::Fail;
-        r.summary = fmt::format("{} overlapped only {:.0f}% (need {:.0f}%): {}", what, ratio * 100, min_ratio * 100,
-                                figures);
+        r.summary =
+            fmt::format("{} overlapped only {:.0f}% (need {:.0f}%): {}", what, ratio * 100, min_ratio * 100, figures);
         r.remediation = remediation;
     }
 }

@@ -16,14 +16,18 @@ double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-Stream::Stream(Backend& b, StreamKind kind) : m_backend(b) { GC_CHECK(b.stream_create(kind, &m_handle)); }
+Stream::Stream(Backend& b, StreamKind kind) : m_backend(b) {
+    GC_CHECK(b.stream_create(kind, &m_handle));
+}
 Stream::~Stream() {
     if (m_handle != 0) {
         m_backend.stream_destroy(m_handle);
     }
 }
 
-Event::Event(Backend& b, bool timing) : m_backend(b) { GC_CHECK(b.event_create(timing, &m_handle)); }
+Event::Event(Backend& b, bool timing) : m_backend(b) {
+    GC_CHECK(b.event_create(timing, &m_handle));
+}
 Event::~Event() {
     if (m_handle != 0) {
         m_backend.event_destroy(m_handle);
@@ -32,17 +36,19 @@ Event::~Event() {
 
 std::string to_string(HostKind k) {
     switch (k) {
-    case HostKind::Pinned:
-        return "pinned";
-    case HostKind::Pageable:
-        return "pageable";
-    case HostKind::Registered:
-        return "registered";
+        case HostKind::Pinned:
+            return "pinned";
+        case HostKind::Pageable:
+            return "pageable";
+        case HostKind::Registered:
+            return "registered";
     }
     return "?";
 }
 
-BufferSource buffers_of(const CheckContext& ctx) { return {ctx.buffers, ctx.device}; }
+BufferSource buffers_of(const CheckContext& ctx) {
+    return {ctx.buffers, ctx.device};
+}
 
 HostBuffer::HostBuffer(Backend& b, std::size_t bytes, HostKind kind, BufferSource from, int slot)
     : m_backend(b), m_bytes(bytes), m_kind(kind) {
@@ -163,8 +169,8 @@ std::uint64_t device_mismatches(Backend& b, StreamHandle stream, const DeviceBuf
     auto* host_count = reinterpret_cast<unsigned long long*>(result.data());
     *host_count = 0;
     GC_CHECK(b.memcpy_async(counter.data(), host_count, sizeof(unsigned long long), CopyKind::HostToDevice, stream));
-    GC_CHECK(b.launch_verify(stream, buf.data(), buf.words(), seed,
-                             reinterpret_cast<unsigned long long*>(counter.data())));
+    GC_CHECK(
+        b.launch_verify(stream, buf.data(), buf.words(), seed, reinterpret_cast<unsigned long long*>(counter.data())));
     GC_CHECK(b.stream_synchronize(stream));
     *host_count = ~0ull;  // a read-back that did not happen shows as a huge count, never as 0
     GC_CHECK(b.memcpy_async(host_count, counter.data(), sizeof(unsigned long long), CopyKind::DeviceToHost, stream));
@@ -226,7 +232,9 @@ StartGate::StartGate(Backend& b, std::uint64_t ns) : m_backend(b), m_stream(b, S
     GC_CHECK(b.event_record(m_start, m_stream));
 }
 
-void StartGate::hold(StreamHandle s) { GC_CHECK(m_backend.stream_wait_event(s, m_start)); }
+void StartGate::hold(StreamHandle s) {
+    GC_CHECK(m_backend.stream_wait_event(s, m_start));
+}
 
 bool StartGate::held() {
     bool done = false;
@@ -245,14 +253,14 @@ bool with_held_gate(const std::function<bool()>& measure, int attempts) {
 
 std::string to_string(CallClass c) {
     switch (c) {
-    case CallClass::ReturnedEarly:
-        return "returned early";
-    case CallClass::WaitedThenAsync:
-        return "waited for the queue, then returned before its copy finished";
-    case CallClass::Synchronous:
-        return "fully synchronous";
-    case CallClass::Undecided:
-        return "undecided (the gate did not hold)";
+        case CallClass::ReturnedEarly:
+            return "returned early";
+        case CallClass::WaitedThenAsync:
+            return "waited for the queue, then returned before its copy finished";
+        case CallClass::Synchronous:
+            return "fully synchronous";
+        case CallClass::Undecided:
+            return "undecided (the gate did not hold)";
     }
     return "?";
 }

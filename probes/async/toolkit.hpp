@@ -108,19 +108,19 @@ double event_time_ms(Backend& b, StreamHandle stream, const std::function<void()
 // The gate technique: queue a spin of gate_ns on `stream`, make the call, query the stream.
 struct GatedCall {
     ApiResult call_result;
-    double call_ms = 0;        // how long the call took to return (host clock)
-    bool queue_busy = false;   // the stream still had work right after the call returned
+    double call_ms = 0;       // how long the call took to return (host clock)
+    bool queue_busy = false;  // the stream still had work right after the call returned
     double gate_ms = 0;
-    double gate_launch_ms = 0; // how long queueing the spin itself took (it should return at once)
+    double gate_launch_ms = 0;  // how long queueing the spin itself took (it should return at once)
 };
 GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, const std::function<ApiResult()>& call);
 
 // How a gated call behaved, in the classes of docs/vendor-behaviour.md, "Copies".
 enum class CallClass {
-    ReturnedEarly,       // came back while the queued spin was still running
-    WaitedThenAsync,     // waited for the queue, returned before its own work finished
-    Synchronous,         // returned after everything, its own work included
-    Undecided,           // the gate did not hold; no evidence either way
+    ReturnedEarly,    // came back while the queued spin was still running
+    WaitedThenAsync,  // waited for the queue, returned before its own work finished
+    Synchronous,      // returned after everything, its own work included
+    Undecided,        // the gate did not hold; no evidence either way
 };
 std::string to_string(CallClass c);
 CallClass classify(const GatedCall& g);

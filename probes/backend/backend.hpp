@@ -1,7 +1,7 @@
 // The one small interface every device check is written against.
 // Implemented once for both GPU runtimes (gpu/, over the vendor facts in cuda/ and hip/) with
-// the vendor API directly, one call per operation, and once on the CPU (sim/) with fault knobs. Modules are loaded at run time
-// (see module_loader.hpp), so nothing here may depend on a vendor header.
+// the vendor API directly, one call per operation, and once on the CPU (sim/) with fault knobs. Modules are loaded at
+// run time (see module_loader.hpp), so nothing here may depend on a vendor header.
 #pragma once
 
 #include <cstddef>
@@ -22,17 +22,17 @@ struct ApiResult {
 
 struct VersionInfo {
     ApiResult driver_status;
-    int driver_version = 0;   // vendor encoding: CUDA 13000 = 13.0; HIP: HIP version
+    int driver_version = 0;  // vendor encoding: CUDA 13000 = 13.0; HIP: HIP version
     ApiResult runtime_status;
     int runtime_version = 0;
 };
 
 struct DeviceProps {
     std::string name;
-    std::string arch;            // "sm_90", "gfx90a"
-    std::string pci_bus_id;      // "0000:3b:00.0" (4-digit domain, lower case, as sysfs)
+    std::string arch;        // "sm_90", "gfx90a"
+    std::string pci_bus_id;  // "0000:3b:00.0" (4-digit domain, lower case, as sysfs)
     std::uint64_t total_memory = 0;
-    int async_engine_count = -1; // copy engines as the runtime reports them (ROCm: constant 8)
+    int async_engine_count = -1;  // copy engines as the runtime reports them (ROCm: constant 8)
     bool concurrent_kernels = false;
     bool can_map_host_memory = false;
     int multiprocessors = 0;
@@ -95,20 +95,18 @@ public:
     virtual ApiResult peer_enable(int peer) = 0;
     // The runtime's performance rank of the device→peer link (lower is better; -1 when not reported).
     virtual ApiResult peer_rank(int device, int peer, int* rank) = 0;
-    virtual ApiResult memcpy_peer_async(void* dst, int dst_device, const void* src, int src_device,
-                                        std::size_t bytes, StreamHandle stream) = 0;
+    virtual ApiResult memcpy_peer_async(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                        StreamHandle stream) = 0;
 
     // Kernels. Each launch returns the launch call's own result; errors of the running kernel
     // surface later (that is what async.error.deferred measures).
     // Spins on the device clock for about `ns` nanoseconds.
     virtual ApiResult launch_spin(StreamHandle stream, std::uint64_t ns) = 0;
     // Writes pattern(seed, i) to words[0..count).
-    virtual ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count,
-                                  std::uint32_t seed) = 0;
+    virtual ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count, std::uint32_t seed) = 0;
     // Adds the number of words != pattern(seed, i) to *device_mismatches (a device counter).
-    virtual ApiResult launch_verify(StreamHandle stream, const std::uint32_t* words,
-                                    std::size_t count, std::uint32_t seed,
-                                    unsigned long long* device_mismatches) = 0;
+    virtual ApiResult launch_verify(StreamHandle stream, const std::uint32_t* words, std::size_t count,
+                                    std::uint32_t seed, unsigned long long* device_mismatches) = 0;
     // A compute-bound loop of `iterations` per thread over one block per multiprocessor.
     virtual ApiResult launch_compute(StreamHandle stream, std::uint64_t iterations, float* sink) = 0;
     // A launch with an invalid configuration (more threads per block than any device allows).

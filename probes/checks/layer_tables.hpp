@@ -7,9 +7,9 @@
 
 namespace gpuconform {
 
-std::vector<CheckDef> host_checks();     // host/host_checks.cpp
-std::vector<CheckDef> runtime_checks();  // runtime/runtime_checks.cpp
-std::vector<CheckDef> async_checks();    // async/async_checks.cpp
+std::vector<CheckDef> host_checks();       // host/host_checks.cpp
+std::vector<CheckDef> runtime_checks();    // runtime/runtime_checks.cpp
+std::vector<CheckDef> async_checks();      // async/async_checks.cpp
 std::vector<CheckDef> toolchain_checks();  // toolchain/toolchain_checks.cpp (host-layer checks)
 
 }  // namespace gpuconform

@@ -41,18 +41,22 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
     run->add_option("--profile", req.profile_files, "Expectations file layered over the built-in profile (repeatable)")
         ->check(CLI::ExistingFile);
     run->add_option("--backend", backends, "Backends to use: cuda, hip, sim (default cuda,hip)");
-    run->add_option("--fault", faults, "Inject a fault into the simulated backend (with --backend sim): NAME on every "
-                                       "device, NAME@K on device K only (repeatable)");
+    run->add_option("--fault", faults,
+                    "Inject a fault into the simulated backend (with --backend sim): NAME on every "
+                    "device, NAME@K on device K only (repeatable)");
     run->add_option("--sim-devices", req.sim_devices, "Number of simulated devices")->check(CLI::Range(1, 64));
-    run->add_option("--python", req.python, "Python for the framework layer (default $GPUCONFORM_PYTHON, else python3)");
-    run->add_option("--check-timeout", req.check_timeout_s, "Seconds each device check may take (default: the check's own limit)")
+    run->add_option("--python", req.python,
+                    "Python for the framework layer (default $GPUCONFORM_PYTHON, else python3)");
+    run->add_option("--check-timeout", req.check_timeout_s,
+                    "Seconds each device check may take (default: the check's own limit)")
         ->check(CLI::Range(0.001, 86400.0));
     run->add_option("--when-busy", when_busy,
                     "When another process uses a GPU, timing checks: wait (up to --busy-wait, then error naming it), "
                     "skip, or measure (anyway, and say so)")
         ->default_val("wait")
         ->check(CLI::IsMember({"wait", "skip", "measure"}));
-    run->add_option("--busy-wait", req.busy_wait_s, "Seconds each GPU may be waited for to go quiet, over the whole run")
+    run->add_option("--busy-wait", req.busy_wait_s,
+                    "Seconds each GPU may be waited for to go quiet, over the whole run")
         ->default_val(120)
         ->check(CLI::NonNegativeNumber);
     run->add_option("--sim-cotenant", req.sim_cotenant_s,
@@ -61,11 +65,13 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
     run->add_flag("--verbose", req.verbose, "Print every result line (repeated skips are folded otherwise)");
     run->add_flag("--strict", req.strict, "Treat warn as failure in the exit status");
     run->add_flag("--quiet", req.quiet, "Print only what needs attention and the summary");
-    run->add_option("--repeat", req.repeat, "Run the device checks N times and fold each check's repetitions into one "
-                                            "result (median, outer min..max, every value in `samples`) for `diff`")
+    run->add_option("--repeat", req.repeat,
+                    "Run the device checks N times and fold each check's repetitions into one "
+                    "result (median, outer min..max, every value in `samples`) for `diff`")
         ->check(CLI::Range(1, 100));
     run->add_flag("--quick", req.quick, "Fewer sizes and repetitions (for every-node nightly runs)");
-    run->add_flag("--timings", req.timings, "Print where the run's time went (the report's run.phases) after the summary");
+    run->add_flag("--timings", req.timings,
+                  "Print where the run's time went (the report's run.phases) after the summary");
     run->add_option("--framework-start", framework_start,
                     "When the framework layer's Python and torch import start: early (while the device checks run; "
                     "the GPU is touched only after them), late (after them), or auto: early with 4 or more CPUs")
@@ -141,9 +147,11 @@ CommandLine::CommandLine(bool run_rollups) {
 
     app.add_subcommand("version", "Print the version, the package version and the build");
 
-    auto* self = app.add_subcommand("selftest", "Prove, on the simulated backend, that every device check catches its fault");
+    auto* self =
+        app.add_subcommand("selftest", "Prove, on the simulated backend, that every device check catches its fault");
     self->add_flag("--list-faults", selftest.list_faults, "List the fault knobs and the checks each must trip");
-    self->add_option("--only-fault", selftest.faults, "Only these scenarios, by the name --list-faults shows or by fault (repeatable)");
+    self->add_option("--only-fault", selftest.faults,
+                     "Only these scenarios, by the name --list-faults shows or by fault (repeatable)");
 
     add_rollup_commands(app, rollup_exit, run_rollups);
 }

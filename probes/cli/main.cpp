@@ -25,7 +25,8 @@ int list_checks(const std::string& layer, bool as_json) {
     if (as_json) {
         fmt::print("{}\n", out.dump(2));
     } else if (layer.empty() || layer == "framework") {
-        fmt::print("{:<44} {}\n", "framework.torch.*", "PyTorch checks, run by pytest from python_tests/ (layer framework)");
+        fmt::print("{:<44} {}\n", "framework.torch.*",
+                   "PyTorch checks, run by pytest from python_tests/ (layer framework)");
     }
     return 0;
 }

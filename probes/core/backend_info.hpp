@@ -16,9 +16,9 @@ struct BackendInfo {
     std::string vendor;       // "nvidia", "amd", "sim"
     std::string module_path;  // empty when no module file was found
     bool loaded = false;
-    std::string load_error;   // the loader's own message when !loaded
+    std::string load_error;  // the loader's own message when !loaded
     VersionInfo versions;
-    ApiResult count_status;   // result of device_count()
+    ApiResult count_status;  // result of device_count()
     int device_count = 0;
     std::vector<DeviceProps> devices;
     std::vector<ApiResult> device_errors;  // per device, when props could not be read

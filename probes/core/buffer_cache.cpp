@@ -23,16 +23,16 @@ void BufferCache::free_block(CachedKind kind, int device, Block& block) {
         return;
     }
     switch (kind) {
-    case CachedKind::Pinned:
-        m_backend.host_free_pinned(block.ptr);
-        break;
-    case CachedKind::Pageable:
-        std::free(block.ptr);
-        break;
-    case CachedKind::Device:
-        m_backend.set_device(device);  // freed where it was allocated
-        m_backend.device_free(block.ptr);
-        break;
+        case CachedKind::Pinned:
+            m_backend.host_free_pinned(block.ptr);
+            break;
+        case CachedKind::Pageable:
+            std::free(block.ptr);
+            break;
+        case CachedKind::Device:
+            m_backend.set_device(device);  // freed where it was allocated
+            m_backend.device_free(block.ptr);
+            break;
     }
     block = {};
 }
@@ -52,19 +52,19 @@ void* BufferCache::get(CachedKind kind, int device, int slot, std::size_t bytes)
     const std::size_t rounded = (bytes + k_page - 1) / k_page * k_page;
     void* p = nullptr;
     switch (kind) {
-    case CachedKind::Pinned:
-        GC_CHECK(m_backend.host_alloc_pinned(rounded, &p));
-        break;
-    case CachedKind::Pageable:
-        p = std::aligned_alloc(k_page, rounded);
-        if (p == nullptr) {
-            throw std::bad_alloc();
-        }
-        std::memset(p, 0, rounded);  // touch every page: first-touch cost stays out of timings
-        break;
-    case CachedKind::Device:
-        GC_CHECK(m_backend.device_alloc(rounded, &p));
-        break;
+        case CachedKind::Pinned:
+            GC_CHECK(m_backend.host_alloc_pinned(rounded, &p));
+            break;
+        case CachedKind::Pageable:
+            p = std::aligned_alloc(k_page, rounded);
+            if (p == nullptr) {
+                throw std::bad_alloc();
+            }
+            std::memset(p, 0, rounded);  // touch every page: first-touch cost stays out of timings
+            break;
+        case CachedKind::Device:
+            GC_CHECK(m_backend.device_alloc(rounded, &p));
+            break;
     }
     block = {p, rounded};
     return p;

@@ -10,8 +10,8 @@ namespace gpuconform {
 
 namespace {
 std::string describe(const ApiResult& r, const char* expr, const char* file, int line) {
-    return fmt::format("{} ({}) from {} at {}:{}", r.name.empty() ? fmt::format("error {}", r.code) : r.name,
-                       r.message, expr, file, line);
+    return fmt::format("{} ({}) from {} at {}:{}", r.name.empty() ? fmt::format("error {}", r.code) : r.name, r.message,
+                       expr, file, line);
 }
 
 std::string vendor_of(const CheckContext& ctx) {
@@ -42,8 +42,8 @@ ApiError::ApiError(const ApiResult& r, const char* expr, const char* file, int l
 std::optional<double> CheckContext::expect_optional(CheckResult& result, const std::string& key) const {
     if (find_profile_key(result.id, key) == nullptr) {
         // A profile could never set it: the reader refuses undeclared keys.
-        throw std::logic_error(fmt::format("{} reads the profile key '{}', which core/profile_keys.cpp does not declare",
-                                           result.id, key));
+        throw std::logic_error(
+            fmt::format("{} reads the profile key '{}', which core/profile_keys.cpp does not declare", result.id, key));
     }
     const auto v = profile.lookup(result.id, key, vendor_of(*this), props.arch);
     if (v) {

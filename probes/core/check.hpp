@@ -27,10 +27,10 @@ enum class Scope {
 };
 
 struct RunOptions {
-    bool quick = false;                      // fewer sizes and repetitions
+    bool quick = false;  // fewer sizes and repetitions
     std::uint64_t pinned_capacity_bytes = 1ull << 30;
-    double timeout_override_s = 0;           // > 0: every device check gets this limit (selftest)
-    std::vector<int> devices;                // what --device chose; empty: every device
+    double timeout_override_s = 0;  // > 0: every device check gets this limit (selftest)
+    std::vector<int> devices;       // what --device chose; empty: every device
 };
 
 // True when --device chose `device` (or chose nothing, which means all).
@@ -42,12 +42,12 @@ struct CheckContext {
     const Environment& env;
     const Profile& profile;
     const RunOptions& options;
-    Backend* backend = nullptr;  // the live backend, for Scope::Device (in the worker)
-    const BackendInfo* backend_info = nullptr;  // for Scope::Backend and Scope::Device
-    int device = -1;             // valid for Scope::Device
-    DeviceProps props;           // valid for Scope::Device
+    Backend* backend = nullptr;                   // the live backend, for Scope::Device (in the worker)
+    const BackendInfo* backend_info = nullptr;    // for Scope::Backend and Scope::Device
+    int device = -1;                              // valid for Scope::Device
+    DeviceProps props;                            // valid for Scope::Device
     const OccupancySampler* occupancy = nullptr;  // for checks with in_parent
-    BufferCache* buffers = nullptr;  // the worker's buffers kept across checks; null: allocate fresh
+    BufferCache* buffers = nullptr;               // the worker's buffers kept across checks; null: allocate fresh
 
     // Expectation value for this check, resolved for this device's vendor and arch;
     // records what was used into result.expectation.
@@ -60,10 +60,10 @@ struct CheckDef {
     std::string layer;        // host, runtime, async, framework
     std::string description;  // one line, for `gpuconform list`
     Scope scope = Scope::Host;
-    std::string backend;      // Scope::Backend: the one backend this check judges
-    bool isolated = false;    // runs in a fresh worker that is discarded afterwards (sticky errors)
-    double timeout_s = 10.0;  // per device
-    bool quick = true;        // part of --quick
+    std::string backend;            // Scope::Backend: the one backend this check judges
+    bool isolated = false;          // runs in a fresh worker that is discarded afterwards (sticky errors)
+    double timeout_s = 10.0;        // per device
+    bool quick = true;              // part of --quick
     bool parallel_devices = false;  // may run on every device at once (touches no shared host path)
     // Measurements compared across sibling GPUs of one node (same model): a device far below the
     // siblings' median fails even when it meets the absolute expectation.
@@ -90,12 +90,12 @@ public:
 };
 
 // Evaluates a backend call; throws ApiError carrying the error name, the expression and file:line.
-#define GC_CHECK(expr)                                                   \
-    do {                                                                 \
-        const ::gpuconform::ApiResult gc_result_ = (expr);               \
-        if (!gc_result_.ok()) {                                          \
+#define GC_CHECK(expr)                                                           \
+    do {                                                                         \
+        const ::gpuconform::ApiResult gc_result_ = (expr);                       \
+        if (!gc_result_.ok()) {                                                  \
             throw ::gpuconform::ApiError(gc_result_, #expr, __FILE__, __LINE__); \
-        }                                                                \
+        }                                                                        \
     } while (0)
 
 // Data that was wrong after a synchronize: a broken promise whatever the check was measuring.

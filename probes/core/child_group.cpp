@@ -20,7 +20,9 @@ Fd& Fd::operator=(Fd&& other) noexcept {
     return *this;
 }
 
-int Fd::release() { return std::exchange(m_fd, -1); }
+int Fd::release() {
+    return std::exchange(m_fd, -1);
+}
 
 void Fd::reset(int fd) {
     if (m_fd >= 0) {
@@ -69,8 +71,7 @@ ChildGroup::ChildGroup(pid_t pid) : m_pid(pid) {
     }
 }
 
-ChildGroup::ChildGroup(ChildGroup&& other) noexcept
-    : m_pid(std::exchange(other.m_pid, -1)), m_status(other.m_status) {}
+ChildGroup::ChildGroup(ChildGroup&& other) noexcept : m_pid(std::exchange(other.m_pid, -1)), m_status(other.m_status) {}
 
 ChildGroup& ChildGroup::operator=(ChildGroup&& other) noexcept {
     if (this != &other) {

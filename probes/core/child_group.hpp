@@ -59,10 +59,10 @@ public:
     pid_t pid() const { return m_pid; }
     bool running() const { return m_pid > 0; }
     const ExitStatus& status() const { return m_status; }
-    void signal_group(int sig) const;  // to the whole group, and to the child itself
-    bool poll();                       // true once it has ended (it is reaped then)
-    const ExitStatus& wait();          // blocks until it ends
-    const ExitStatus& kill_and_reap(); // SIGKILL to the group, then wait; nothing when not running
+    void signal_group(int sig) const;   // to the whole group, and to the child itself
+    bool poll();                        // true once it has ended (it is reaped then)
+    const ExitStatus& wait();           // blocks until it ends
+    const ExitStatus& kill_and_reap();  // SIGKILL to the group, then wait; nothing when not running
 
 private:
     void reaped(int wait_status);

@@ -51,9 +51,9 @@ struct Environment {
     std::uint32_t uid = 0;
     std::string user;
     std::vector<std::string> groups;
-    std::map<std::string, std::string> gpu_env;        // the variables of host/gpu_env_vars.cpp that are set (valid UTF-8)
-    std::map<std::string, std::string> gpu_env_raw;    // values that were not UTF-8: their bytes, \xNN-escaped
-    std::map<std::string, std::string> kernel_drivers; // "nvidia" -> "580.159.04", "amdgpu" -> ...
+    std::map<std::string, std::string> gpu_env;  // the variables of host/gpu_env_vars.cpp that are set (valid UTF-8)
+    std::map<std::string, std::string> gpu_env_raw;     // values that were not UTF-8: their bytes, \xNN-escaped
+    std::map<std::string, std::string> kernel_drivers;  // "nvidia" -> "580.159.04", "amdgpu" -> ...
     std::vector<PciGpu> pci_gpus;
 };
 

@@ -12,8 +12,8 @@
 namespace gpuconform {
 
 struct Phase {
-    std::string name;       // dotted, layer first: "host.environment", "worker.cuda.start", "framework.torch_import"
-    double start_s = 0;     // from the run's start
+    std::string name;    // dotted, layer first: "host.environment", "worker.cuda.start", "framework.torch_import"
+    double start_s = 0;  // from the run's start
     double duration_s = 0;
 };
 

@@ -97,7 +97,8 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
             const auto field = fmt::format("{}.{}.{}", path, id, key);
             const ProfileKey* declared = find_profile_key(id, key);
             if (declared == nullptr) {
-                throw ProfileError(fmt::format("{}: {}: {}", where(source, kv.first), field, unknown_key_problem(id, key)));
+                throw ProfileError(
+                    fmt::format("{}: {}: {}", where(source, kv.first), field, unknown_key_problem(id, key)));
             }
             double value = 0;
             try {
@@ -159,9 +160,10 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
             }
             if (name == "schema_version") {
                 if (!section.second.IsScalar() || section.second.as<std::string>() != "1") {
-                    throw ProfileError(fmt::format("{}: schema_version: unsupported version '{}' (this build reads 1)",
-                                                   where(source, section.second),
-                                                   section.second.IsScalar() ? section.second.Scalar() : "not a number"));
+                    throw ProfileError(
+                        fmt::format("{}: schema_version: unsupported version '{}' (this build reads 1)",
+                                    where(source, section.second),
+                                    section.second.IsScalar() ? section.second.Scalar() : "not a number"));
                 }
             } else if (name == "defaults") {
                 parse_table(section.second, source, name, known, layer.defaults);
@@ -173,16 +175,19 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
                 for (const auto& group : section.second) {
                     const auto key = group.first.as<std::string>();
                     if (const std::string problem = group_name_problem(name, key); !problem.empty()) {
-                        throw ProfileError(fmt::format("{}: {}.{}: {}", where(source, group.first), name, key, problem));
+                        throw ProfileError(
+                            fmt::format("{}: {}.{}: {}", where(source, group.first), name, key, problem));
                     }
                     if (target.count(key) != 0) {
-                        throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, group.first), name, key));
+                        throw ProfileError(
+                            fmt::format("{}: {}.{}: given twice", where(source, group.first), name, key));
                     }
                     parse_table(group.second, source, name + "." + key, known, target[key]);
                 }
             } else {
-                throw ProfileError(fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs)",
-                                               where(source, section.first), name));
+                throw ProfileError(
+                    fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs)",
+                                where(source, section.first), name));
             }
         }
         return p;

@@ -29,8 +29,7 @@ class Profile {
 public:
     // Parses YAML text; `source` names it in errors ("file:line: field: problem").
     // Every check id must be in `known_checks` (when non-empty); every value a number ≥ 0.
-    static Profile parse(const std::string& text, const std::string& source,
-                         const std::set<std::string>& known_checks);
+    static Profile parse(const std::string& text, const std::string& source, const std::set<std::string>& known_checks);
     static Profile load_file(const std::string& path, const std::set<std::string>& known_checks);
     // The built-in profile compiled into the executable (probes/profiles/default.yaml).
     static Profile builtin(const std::set<std::string>& known_checks);
@@ -38,8 +37,8 @@ public:
     // Layers `over` on top of this profile.
     void merge(const Profile& over);
 
-    std::optional<double> lookup(const std::string& check, const std::string& key,
-                                 const std::string& vendor, const std::string& arch) const;
+    std::optional<double> lookup(const std::string& check, const std::string& key, const std::string& vendor,
+                                 const std::string& arch) const;
 
     const std::vector<std::string>& sources() const { return m_sources; }
 

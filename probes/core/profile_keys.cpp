@@ -5,16 +5,26 @@ namespace gpuconform {
 namespace {
 // Ranges are generous bounds on sense, not expectations: a gate of 0 ms cannot hold a call back,
 // a ratio above 1 cannot be met, a launch cap beyond ten million never ends in the time limit.
-constexpr double k_max_ms = 60'000;       // one minute: longer than any check's time limit
-constexpr double k_min_gate_ms = 0.1;     // below this the host sees the spin end before it looks
+constexpr double k_max_ms = 60'000;    // one minute: longer than any check's time limit
+constexpr double k_min_gate_ms = 0.1;  // below this the host sees the spin end before it looks
 constexpr double k_max_gbps = 10'000;
 constexpr double k_max_bytes = 1ull << 50;
 
-ProfileKey ms(const char* check, const char* key) { return {check, key, k_min_gate_ms, k_max_ms, false}; }
-ProfileKey ratio(const char* check, const char* key, double max = 1) { return {check, key, 0, max, false}; }
-ProfileKey gbps(const char* check, const char* key) { return {check, key, 0, k_max_gbps, false}; }
-ProfileKey bytes(const char* check, const char* key) { return {check, key, 0, k_max_bytes, true}; }
-ProfileKey count(const char* check, const char* key) { return {check, key, 1, 10'000, true}; }
+ProfileKey ms(const char* check, const char* key) {
+    return {check, key, k_min_gate_ms, k_max_ms, false};
+}
+ProfileKey ratio(const char* check, const char* key, double max = 1) {
+    return {check, key, 0, max, false};
+}
+ProfileKey gbps(const char* check, const char* key) {
+    return {check, key, 0, k_max_gbps, false};
+}
+ProfileKey bytes(const char* check, const char* key) {
+    return {check, key, 0, k_max_bytes, true};
+}
+ProfileKey count(const char* check, const char* key) {
+    return {check, key, 1, 10'000, true};
+}
 }  // namespace
 
 const std::vector<ProfileKey>& declared_profile_keys() {

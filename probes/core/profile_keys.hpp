@@ -10,10 +10,10 @@
 namespace gpuconform {
 
 struct ProfileKey {
-    std::string check;   // check id
-    std::string key;     // unit in the name: _ms, _ratio, _gbps, _bytes, _flag
-    double min = 0;      // inclusive
-    double max = 0;      // inclusive
+    std::string check;  // check id
+    std::string key;    // unit in the name: _ms, _ratio, _gbps, _bytes, _flag
+    double min = 0;     // inclusive
+    double max = 0;     // inclusive
     bool integer = false;
 };
 

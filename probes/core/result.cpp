@@ -90,8 +90,8 @@ std::optional<double> number_or_null(const nlohmann::json& j, const char* key) {
 }  // namespace
 
 void to_json(nlohmann::json& j, const Measurement& m) {
-    j = {{"name", m.name}, {"value", optional_number(m.value)}, {"unit", m.unit}, {"n", m.n},
-         {"min", optional_number(m.min)}, {"max", optional_number(m.max)}};
+    j = {{"name", m.name}, {"value", optional_number(m.value)}, {"unit", m.unit},
+         {"n", m.n},       {"min", optional_number(m.min)},     {"max", optional_number(m.max)}};
     if (m.direction) {
         j["direction"] = to_string(*m.direction);
     }
@@ -155,8 +155,10 @@ void from_json(const nlohmann::json& j, CheckResult& r) {
     }
     r.status = *status;
     r.summary = j.value("summary", "");
-    r.remediation = j.contains("remediation") && j.at("remediation").is_string() ? j.at("remediation").get<std::string>() : "";
-    r.attribution = j.contains("attribution") && j.at("attribution").is_string() ? j.at("attribution").get<std::string>() : "";
+    r.remediation =
+        j.contains("remediation") && j.at("remediation").is_string() ? j.at("remediation").get<std::string>() : "";
+    r.attribution =
+        j.contains("attribution") && j.at("attribution").is_string() ? j.at("attribution").get<std::string>() : "";
     r.measurements = j.value("measurements", std::vector<Measurement>{});
     r.facts = j.value("facts", nlohmann::json::object());
     r.expectation = j.value("expectation", nlohmann::json::object());

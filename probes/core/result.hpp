@@ -41,12 +41,12 @@ double median(std::vector<double> samples);
 struct CheckResult {
     std::string id;
     std::string layer;
-    std::string backend;         // "cuda", "hip", "sim"; empty for host checks
-    std::optional<int> device;   // device index within the backend, for per-device checks
+    std::string backend;        // "cuda", "hip", "sim"; empty for host checks
+    std::optional<int> device;  // device index within the backend, for per-device checks
     Status status = Status::Error;
-    std::string summary;           // one line a person can act on
-    std::string remediation;       // what to change, when not pass
-    std::string attribution;       // "", "host", "runtime", "framework"
+    std::string summary;      // one line a person can act on
+    std::string remediation;  // what to change, when not pass
+    std::string attribution;  // "", "host", "runtime", "framework"
     std::vector<Measurement> measurements;
     nlohmann::json facts = nlohmann::json::object();        // non-numeric observations
     nlohmann::json expectation = nlohmann::json::object();  // what the verdict was judged against

@@ -81,7 +81,8 @@ StartedChild start_child(const std::vector<std::string>& argv, const std::map<st
     const Fd log(open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     Fd error_read, error_write;
     if (!log.valid() || argv.empty() || !make_pipe(&error_read, &error_write)) {
-        out.exec_error = !log.valid() ? "cannot write " + log_path + ": " + std::strerror(errno) : "cannot start a child";
+        out.exec_error =
+            !log.valid() ? "cannot write " + log_path + ": " + std::strerror(errno) : "cannot start a child";
         return child;
     }
     const std::vector<std::string> env_strings = child_environment(env);
@@ -117,7 +118,8 @@ ChildOutcome wait_child(StartedChild& child, std::chrono::steady_clock::time_poi
         if (stop != nullptr && *stop && !kill_at) {
             out.stopped = true;
             child.group.signal_group(SIGTERM);
-            kill_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int>(k_stop_grace_s * 1000));
+            kill_at =
+                std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int>(k_stop_grace_s * 1000));
         }
         if (kill_at && std::chrono::steady_clock::now() >= *kill_at) {
             child.group.kill_and_reap();
@@ -146,8 +148,10 @@ void end_child(StartedChild& child) {
 ChildOutcome run_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
                        const std::string& log_path, double timeout_s, const std::atomic<bool>* stop) {
     StartedChild child = start_child(argv, env, log_path);
-    return wait_child(child, child.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                               std::chrono::duration<double>(timeout_s)), stop);
+    return wait_child(child,
+                      child.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(timeout_s)),
+                      stop);
 }
 
 }  // namespace gpuconform

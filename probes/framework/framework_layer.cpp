@@ -60,23 +60,32 @@ nlohmann::json read_torch_env(const fs::path& path) {
 CheckResult explain_failure(const FrameworkOptions& o, const ChildOutcome& child, const std::string& log,
                             const std::string& parse_error) {
     if (!child.started) {
-        return framework_machinery_result(Status::Skip, fmt::format("no Python to run the framework checks: "
-                                          "'{}' could not be started ({})", o.python, child.exec_error), k_install_hint);
+        return framework_machinery_result(Status::Skip,
+                                          fmt::format("no Python to run the framework checks: "
+                                                      "'{}' could not be started ({})",
+                                                      o.python, child.exec_error),
+                                          k_install_hint);
     }
     if (log.find("No module named pytest") != std::string::npos) {
-        return framework_machinery_result(Status::Skip, fmt::format("{} has no pytest, so the framework "
-                                          "checks cannot run", o.python), k_install_hint);
+        return framework_machinery_result(Status::Skip,
+                                          fmt::format("{} has no pytest, so the framework "
+                                                      "checks cannot run",
+                                                      o.python),
+                                          k_install_hint);
     }
     if (child.timed_out) {
-        return framework_machinery_result(Status::Error, fmt::format("the framework checks did not finish "
-                                          "within {:g} s and were killed", o.timeout_s),
+        return framework_machinery_result(Status::Error,
+                                          fmt::format("the framework checks did not finish "
+                                                      "within {:g} s and were killed",
+                                                      o.timeout_s),
                                           "raise the framework layer's time limit, or run `pytest "
                                           "python_tests/framework` by hand to see which check hangs");
     }
     const std::string how = "pytest " + child.how;
-    return framework_machinery_result(Status::Error, fmt::format("the framework checks gave no results ({}; {}): {}",
-                                      how, parse_error, last_line(log)),
-                                      "run `python3 -m pytest python_tests/framework` by hand to see the error");
+    return framework_machinery_result(
+        Status::Error,
+        fmt::format("the framework checks gave no results ({}; {}): {}", how, parse_error, last_line(log)),
+        "run `python3 -m pytest python_tests/framework` by hand to see the error");
 }
 
 }  // namespace
@@ -104,9 +113,16 @@ std::string find_python(const std::string& cli_value) {
 std::vector<std::string> framework_pytest_argv(const FrameworkOptions& o, const std::string& results_path,
                                                const std::string& native_path, const std::string& env_path,
                                                const std::string& timings_path) {
-    std::vector<std::string> argv{o.python, "-m", "pytest", (fs::path(o.tests_dir) / "framework").string(),
-                                  "-q", "-p", "no:cacheprovider", "--rootdir=" + o.tests_dir,
-                                  "--gpuconform-results=" + results_path, "--gpuconform-native=" + native_path,
+    std::vector<std::string> argv{o.python,
+                                  "-m",
+                                  "pytest",
+                                  (fs::path(o.tests_dir) / "framework").string(),
+                                  "-q",
+                                  "-p",
+                                  "no:cacheprovider",
+                                  "--rootdir=" + o.tests_dir,
+                                  "--gpuconform-results=" + results_path,
+                                  "--gpuconform-native=" + native_path,
                                   "--gpuconform-env=" + env_path};
     if (!timings_path.empty()) {
         argv.push_back("--gpuconform-timings=" + timings_path);
@@ -256,12 +272,14 @@ void FrameworkRun::record_child_phases() {
 FrameworkOutcome FrameworkRun::finish(const std::vector<CheckResult>& native) {
     FrameworkOutcome outcome{{}, nullptr};
     if (!m_setup_error.empty()) {
-        outcome.results.push_back(framework_machinery_result(Status::Error, m_setup_error, "pass a writable work folder"));
+        outcome.results.push_back(
+            framework_machinery_result(Status::Error, m_setup_error, "pass a writable work folder"));
         return outcome;
     }
     const auto go_at = PhaseLog::Clock::now();
-    std::ofstream(m_dir / k_native_file)
-        << nlohmann::json(native).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    std::ofstream(m_dir / k_native_file) << nlohmann::json(native).dump(-1, ' ', false,
+                                                                        nlohmann::json::error_handler_t::replace)
+                                         << '\n';
     if (m_go_fd >= 0) {
         static constexpr char k_go[] = "go\n";
         // A child that already ended (no pytest, a crash) is explained by its outcome below.
@@ -282,8 +300,10 @@ FrameworkOutcome FrameworkRun::finish(const std::vector<CheckResult>& native) {
     std::string parse_error = "no results file";
     bool parsed = false;  // an empty list is fine: --only matched no check
     if (child.stopped) {
-        outcome.results = {framework_machinery_result(Status::Error, "the run was stopped (SIGINT/SIGTERM/SIGHUP); "
-                                                      "pytest's process group was ended", "")};
+        outcome.results = {framework_machinery_result(Status::Error,
+                                                      "the run was stopped (SIGINT/SIGTERM/SIGHUP); "
+                                                      "pytest's process group was ended",
+                                                      "")};
         outcome.results.front().duration_s = waited_s;
     } else if (child.started && !child.timed_out && fs::exists(results, ec)) {
         try {

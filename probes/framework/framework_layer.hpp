@@ -25,7 +25,7 @@ struct FrameworkOptions {
     bool quick = false;
     std::string thresholds_json;  // the --profile values for framework checks (Profile::thresholds_layout); empty: none
     double timeout_s = 60;
-    std::string work_dir;   // where the exchange files go; empty: a temporary folder, removed after
+    std::string work_dir;                     // where the exchange files go; empty: a temporary folder, removed after
     const std::atomic<bool>* stop = nullptr;  // raised by a stop signal: pytest's group is ended
 };
 

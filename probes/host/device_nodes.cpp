@@ -24,9 +24,15 @@ namespace {
 
 std::string mode_string(mode_t m) {
     std::string s = S_ISCHR(m) ? "c" : S_ISDIR(m) ? "d" : S_ISBLK(m) ? "b" : "-";
-    constexpr std::array<std::pair<mode_t, char>, 9> k_bits{{{S_IRUSR, 'r'}, {S_IWUSR, 'w'}, {S_IXUSR, 'x'},
-                                                             {S_IRGRP, 'r'}, {S_IWGRP, 'w'}, {S_IXGRP, 'x'},
-                                                             {S_IROTH, 'r'}, {S_IWOTH, 'w'}, {S_IXOTH, 'x'}}};
+    constexpr std::array<std::pair<mode_t, char>, 9> k_bits{{{S_IRUSR, 'r'},
+                                                             {S_IWUSR, 'w'},
+                                                             {S_IXUSR, 'x'},
+                                                             {S_IRGRP, 'r'},
+                                                             {S_IWGRP, 'w'},
+                                                             {S_IXGRP, 'x'},
+                                                             {S_IROTH, 'r'},
+                                                             {S_IWOTH, 'w'},
+                                                             {S_IXOTH, 'x'}}};
     for (const auto& [bit, c] : k_bits) {
         s += (m & bit) != 0 ? c : '-';
     }
@@ -43,8 +49,8 @@ std::string group_name(gid_t gid) {
     return g != nullptr ? g->gr_name : std::to_string(gid);
 }
 
-void probe_family(const std::string& root, const std::string& dir, const std::regex& pattern,
-                  const std::string& first, const std::string& vendor, std::vector<NodeProbe>& out) {
+void probe_family(const std::string& root, const std::string& dir, const std::regex& pattern, const std::string& first,
+                  const std::string& vendor, std::vector<NodeProbe>& out) {
     bool any = false;
     for (const auto& name : list_dir(root, dir)) {
         if (std::regex_match(name, pattern)) {
@@ -91,7 +97,7 @@ NodeProbe probe_node(const std::string& root, const std::string& path, const std
     n.vendor = vendor;
     n.lazy = lazy;
     const auto full = under_root(root, path);
-    struct stat st{};
+    struct stat st {};
     if (stat(full.c_str(), &st) != 0) {
         n.error = std::strerror(errno);
         return n;
@@ -157,9 +163,9 @@ Verdict judge_device_nodes(const DeviceNodesInput& in) {
                 "container pass /dev/nvidia-uvm"};
     }
     // Root opens any node: a pass as root says nothing about the users who run jobs.
-    return {Status::Pass, fmt::format("all {} device nodes open for user {}: {}{}", fine.size(), in.user,
-                                      fmt::join(fine, ", "),
-                                      in.user == "root" ? " (as root: other users may still be refused)" : ""),
+    return {Status::Pass,
+            fmt::format("all {} device nodes open for user {}: {}{}", fine.size(), in.user, fmt::join(fine, ", "),
+                        in.user == "root" ? " (as root: other users may still be refused)" : ""),
             ""};
 }
 
@@ -179,8 +185,12 @@ CheckDef make_host_device_nodes(const std::string& root) {
                           }
                           nlohmann::json nodes = nlohmann::json::array();
                           for (const auto& n : in.nodes) {
-                              nodes.push_back({{"path", n.path}, {"exists", n.exists}, {"openable", n.openable},
-                                               {"error", n.error}, {"mode", n.mode}, {"owner", n.owner},
+                              nodes.push_back({{"path", n.path},
+                                               {"exists", n.exists},
+                                               {"openable", n.openable},
+                                               {"error", n.error},
+                                               {"mode", n.mode},
+                                               {"owner", n.owner},
                                                {"group", n.group}});
                           }
                           r.facts = {{"nodes", nodes},

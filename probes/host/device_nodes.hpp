@@ -10,13 +10,13 @@
 namespace gpuconform {
 
 struct NodeProbe {
-    std::string path;         // "/dev/kfd" (as on the host, without the test root)
-    std::string vendor;       // "nvidia", "amd"
-    bool lazy = false;        // may be created on first use (/dev/nvidia-uvm)
+    std::string path;    // "/dev/kfd" (as on the host, without the test root)
+    std::string vendor;  // "nvidia", "amd"
+    bool lazy = false;   // may be created on first use (/dev/nvidia-uvm)
     bool exists = false;
-    bool openable = false;    // open(O_RDWR) succeeded
-    std::string error;        // strerror of the failed open
-    std::string mode;         // "crw-rw----"
+    bool openable = false;  // open(O_RDWR) succeeded
+    std::string error;      // strerror of the failed open
+    std::string mode;       // "crw-rw----"
     std::string owner;
     std::string group;
 };

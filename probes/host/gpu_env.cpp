@@ -36,15 +36,14 @@ Verdict judge_gpu_env(const GpuEnvInput& in) {
         }
     }
     // CUDA_VISIBLE_DEVICES is honoured by both CUDA and HIP; the other two by ROCm only.
-    const std::array<std::pair<const char*, int>, 3> visibility{
-        {{"CUDA_VISIBLE_DEVICES", in.nvidia_gpus + in.amd_gpus},
-         {"HIP_VISIBLE_DEVICES", in.amd_gpus},
-         {"ROCR_VISIBLE_DEVICES", in.amd_gpus}}};
+    const std::array<std::pair<const char*, int>, 3> visibility{{{"CUDA_VISIBLE_DEVICES", in.nvidia_gpus + in.amd_gpus},
+                                                                 {"HIP_VISIBLE_DEVICES", in.amd_gpus},
+                                                                 {"ROCR_VISIBLE_DEVICES", in.amd_gpus}}};
     for (const auto& [name, gpus] : visibility) {
         const auto it = in.vars.find(name);
         if (it != in.vars.end() && gpus > 0 && hides_all(it->second)) {
-            problems.push_back(fmt::format("{}=\"{}\" hides all {} GPU{} on the bus from the runtime", name,
-                                           it->second, gpus, gpus == 1 ? "" : "s"));
+            problems.push_back(fmt::format("{}=\"{}\" hides all {} GPU{} on the bus from the runtime", name, it->second,
+                                           gpus, gpus == 1 ? "" : "s"));
             unset.push_back(name);
         }
     }
@@ -74,16 +73,15 @@ Verdict judge_gpu_env(const GpuEnvInput& in) {
 }
 
 CheckDef make_host_env() {
-    return host_check("host.env", "environment variables that change GPU runtime behaviour",
-                      [](CheckContext& ctx, CheckResult& r) {
-                          GpuEnvInput in{ctx.env.gpu_env, count_pci_gpus(ctx.env, "nvidia"),
-                                         count_pci_gpus(ctx.env, "amd")};
-                          r.facts = {{"vars", in.vars}};
-                          if (!ctx.env.gpu_env_raw.empty()) {
-                              r.facts["vars_raw"] = ctx.env.gpu_env_raw;
-                          }
-                          apply(judge_gpu_env(in), r);
-                      });
+    return host_check(
+        "host.env", "environment variables that change GPU runtime behaviour", [](CheckContext& ctx, CheckResult& r) {
+            GpuEnvInput in{ctx.env.gpu_env, count_pci_gpus(ctx.env, "nvidia"), count_pci_gpus(ctx.env, "amd")};
+            r.facts = {{"vars", in.vars}};
+            if (!ctx.env.gpu_env_raw.empty()) {
+                r.facts["vars_raw"] = ctx.env.gpu_env_raw;
+            }
+            apply(judge_gpu_env(in), r);
+        });
 }
 
 }  // namespace gpuconform

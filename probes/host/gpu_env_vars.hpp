@@ -11,13 +11,13 @@
 namespace gpuconform {
 
 struct GpuEnvVar {
-    std::string_view name;     // exact name, or a family ending in '*' ("HSA_*")
-    std::string_view vendor;   // "nvidia", "amd", "pytorch", "nccl", "glibc"
-    std::string_view kind;     // a cause kind: "debugger", "env_var", "hidden_gpus"
-    bool warn;                 // host.env warns when it is set (DCGM's list, interposers, serializing)
-    std::string_view effect;   // what it changes, one line
+    std::string_view name;                 // exact name, or a family ending in '*' ("HSA_*")
+    std::string_view vendor;               // "nvidia", "amd", "pytorch", "nccl", "glibc"
+    std::string_view kind;                 // a cause kind: "debugger", "env_var", "hidden_gpus"
+    bool warn;                             // host.env warns when it is set (DCGM's list, interposers, serializing)
+    std::string_view effect;               // what it changes, one line
     std::vector<std::string_view> checks;  // check id globs whose outcome it can change
-    std::string_view source;   // the vendor's documentation
+    std::string_view source;               // the vendor's documentation
 };
 
 const std::vector<GpuEnvVar>& gpu_env_vars();

@@ -17,10 +17,10 @@ CheckDef make_host_memory();
 CheckDef make_host_container();
 CheckDef make_host_vm(const std::string& root = "/");  // vm_check.cpp
 
-CheckDef make_host_memlock();                                  // memlock.cpp
+CheckDef make_host_memlock();                                    // memlock.cpp
 CheckDef make_host_device_nodes(const std::string& root = "/");  // device_nodes.cpp
-CheckDef make_host_env();                                      // gpu_env.cpp
-CheckDef make_host_kernel_driver();                            // kernel_driver.cpp
-CheckDef make_host_pcie_link();                                // pcie_link.cpp
+CheckDef make_host_env();                                        // gpu_env.cpp
+CheckDef make_host_kernel_driver();                              // kernel_driver.cpp
+CheckDef make_host_pcie_link();                                  // pcie_link.cpp
 
 }  // namespace gpuconform

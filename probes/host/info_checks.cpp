@@ -12,8 +12,8 @@ namespace {
 // An empty fact means the file it comes from could not be read: say so, and what it breaks.
 void unknown(CheckResult& r, const std::string& what, const std::string& file) {
     r.status = Status::Warn;
-    r.summary = fmt::format("{} unknown: {} could not be read; reports from this node cannot be grouped by it", what,
-                            file);
+    r.summary =
+        fmt::format("{} unknown: {} could not be read; reports from this node cannot be grouped by it", what, file);
     r.remediation = fmt::format("make {} readable to this user (or mount it into the container)", file);
 }
 
@@ -55,25 +55,25 @@ CheckDef make_host_glibc() {
 }
 
 CheckDef make_host_cpu() {
-    return host_check("host.cpu", "CPU model, logical CPUs, NUMA nodes and each GPU's node",
-                      [](CheckContext& ctx, CheckResult& r) {
-                          const auto& env = ctx.env;
-                          r.measurements.push_back(single("logical_cpus", env.logical_cpus, "count"));
-                          r.measurements.push_back(single("numa_nodes", env.numa_nodes, "count"));
-                          nlohmann::json gpu_nodes = nlohmann::json::object();
-                          std::vector<std::string> placed;
-                          for (const auto& g : env.pci_gpus) {
-                              gpu_nodes[g.bdf] = g.numa_node ? nlohmann::json(*g.numa_node) : nlohmann::json(nullptr);
-                              placed.push_back(g.numa_node ? fmt::format("{} on node {}", g.bdf, *g.numa_node)
-                                                           : fmt::format("{} without NUMA affinity", g.bdf));
-                          }
-                          r.facts = {{"model", env.cpu_model}, {"gpu_numa_nodes", gpu_nodes}};
-                          r.status = Status::Info;
-                          r.summary = fmt::format("{}: {} logical CPUs, {} NUMA node{}{}{}",
-                                                  env.cpu_model.empty() ? "unknown CPU" : env.cpu_model,
-                                                  env.logical_cpus, env.numa_nodes, env.numa_nodes == 1 ? "" : "s",
-                                                  placed.empty() ? "" : "; ", fmt::join(placed, ", "));
-                      });
+    return host_check(
+        "host.cpu", "CPU model, logical CPUs, NUMA nodes and each GPU's node", [](CheckContext& ctx, CheckResult& r) {
+            const auto& env = ctx.env;
+            r.measurements.push_back(single("logical_cpus", env.logical_cpus, "count"));
+            r.measurements.push_back(single("numa_nodes", env.numa_nodes, "count"));
+            nlohmann::json gpu_nodes = nlohmann::json::object();
+            std::vector<std::string> placed;
+            for (const auto& g : env.pci_gpus) {
+                gpu_nodes[g.bdf] = g.numa_node ? nlohmann::json(*g.numa_node) : nlohmann::json(nullptr);
+                placed.push_back(g.numa_node ? fmt::format("{} on node {}", g.bdf, *g.numa_node)
+                                             : fmt::format("{} without NUMA affinity", g.bdf));
+            }
+            r.facts = {{"model", env.cpu_model}, {"gpu_numa_nodes", gpu_nodes}};
+            r.status = Status::Info;
+            r.summary =
+                fmt::format("{}: {} logical CPUs, {} NUMA node{}{}{}",
+                            env.cpu_model.empty() ? "unknown CPU" : env.cpu_model, env.logical_cpus, env.numa_nodes,
+                            env.numa_nodes == 1 ? "" : "s", placed.empty() ? "" : "; ", fmt::join(placed, ", "));
+        });
 }
 
 CheckDef make_host_memory() {
@@ -89,23 +89,21 @@ CheckDef make_host_memory() {
 }
 
 CheckDef make_host_container() {
-    return host_check("host.container", "container runtime and cgroup of this process",
-                      [](CheckContext& ctx, CheckResult& r) {
-                          const auto& env = ctx.env;
-                          r.facts = {{"container", env.container.empty() ? nlohmann::json(nullptr)
-                                                                         : nlohmann::json(env.container)},
-                                     {"cgroup", env.cgroup}};
-                          r.status = Status::Info;
-                          if (env.container.empty()) {
-                              r.summary = fmt::format("not in a container (cgroup {})",
-                                                      env.cgroup.empty() ? "unknown" : env.cgroup);
-                              return;
-                          }
-                          // Inside a container the runtime decides which device nodes exist and the memlock limit.
-                          r.summary = fmt::format(
-                              "in a {} container (cgroup {}): device nodes and limits come from its runtime settings",
-                              env.container, env.cgroup.empty() ? "unknown" : env.cgroup);
-                      });
+    return host_check(
+        "host.container", "container runtime and cgroup of this process", [](CheckContext& ctx, CheckResult& r) {
+            const auto& env = ctx.env;
+            r.facts = {{"container", env.container.empty() ? nlohmann::json(nullptr) : nlohmann::json(env.container)},
+                       {"cgroup", env.cgroup}};
+            r.status = Status::Info;
+            if (env.container.empty()) {
+                r.summary = fmt::format("not in a container (cgroup {})", env.cgroup.empty() ? "unknown" : env.cgroup);
+                return;
+            }
+            // Inside a container the runtime decides which device nodes exist and the memlock limit.
+            r.summary =
+                fmt::format("in a {} container (cgroup {}): device nodes and limits come from its runtime settings",
+                            env.container, env.cgroup.empty() ? "unknown" : env.cgroup);
+        });
 }
 
 }  // namespace gpuconform

@@ -30,8 +30,8 @@ std::string remediation(const MemlockInput& in) {
         "raise it for the users that run GPU jobs: `* - memlock unlimited` in /etc/security/limits.d/gpu.conf, "
         "LimitMEMLOCK=infinity for systemd services and slurmd, `--ulimit memlock=-1:-1` for containers";
     if (!in.hard || (in.soft && *in.hard > *in.soft)) {
-        s += fmt::format("; the hard limit ({}) already allows `ulimit -l {}` in the job script",
-                         format_bytes(in.hard), in.hard ? std::to_string(*in.hard / 1024) : "unlimited");
+        s += fmt::format("; the hard limit ({}) already allows `ulimit -l {}` in the job script", format_bytes(in.hard),
+                         in.hard ? std::to_string(*in.hard / 1024) : "unlimited");
     }
     return s;
 }
@@ -48,10 +48,11 @@ Verdict judge_memlock(const MemlockInput& in) {
                 ""};
     }
     if (!in.soft) {
-        return {Status::Info,
-                fmt::format("{}: {}{} are not limited{}", limits, k_rdma, in.amd_gpu ? fmt::format(" and {}", k_rocm) : "",
-                            in.nvidia_gpu ? " (NVIDIA pinned memory never is)" : ""),
-                ""};
+        return {
+            Status::Info,
+            fmt::format("{}: {}{} are not limited{}", limits, k_rdma, in.amd_gpu ? fmt::format(" and {}", k_rocm) : "",
+                        in.nvidia_gpu ? " (NVIDIA pinned memory never is)" : ""),
+            ""};
     }
     if (in.amd_gpu && below(in.soft, in.amd_min_soft_bytes)) {
         return {Status::Warn,

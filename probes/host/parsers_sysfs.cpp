@@ -54,9 +54,12 @@ std::optional<int> parse_numa_node(const std::string& text) {
 
 std::string gpu_vendor_name(std::uint32_t vendor_id) {
     switch (vendor_id) {
-        case 0x10de: return "nvidia";
-        case 0x1002: return "amd";
-        default: return "";
+        case 0x10de:
+            return "nvidia";
+        case 0x1002:
+            return "amd";
+        default:
+            return "";
     }
 }
 

@@ -67,8 +67,8 @@ std::map<std::string, std::string> read_kernel_drivers(const std::string& root) 
 int count_numa_nodes(const std::string& root) {
     static const std::regex k_node("node[0-9]+");
     const auto names = list_dir(root, "/sys/devices/system/node");
-    const auto n = std::count_if(names.begin(), names.end(),
-                                 [](const std::string& s) { return std::regex_match(s, k_node); });
+    const auto n =
+        std::count_if(names.begin(), names.end(), [](const std::string& s) { return std::regex_match(s, k_node); });
     return std::max(1, static_cast<int>(n));
 }
 

@@ -45,9 +45,10 @@ LinkJudgement judge_pcie_link(const PciGpu& g, bool fail_on_speed_downshift) {
         j.summary = fmt::format("{} trained at {}, capable of {} ({}): lanes are missing", g.bdf, now, cap, rates);
     } else if (slow) {
         j.status = fail_on_speed_downshift ? Status::Fail : Status::Warn;
-        j.summary = fmt::format("{} running at {}, capable of {} ({}): idle GPUs lower the link speed to save "
-                                "power; if it stays there under load the slot or riser limits it",
-                                g.bdf, now, cap, rates);
+        j.summary = fmt::format(
+            "{} running at {}, capable of {} ({}): idle GPUs lower the link speed to save "
+            "power; if it stays there under load the slot or riser limits it",
+            g.bdf, now, cap, rates);
     } else {
         j.status = Status::Pass;
         j.summary = fmt::format("{} at {} as capable", g.bdf, now);
@@ -69,9 +70,8 @@ Verdict judge_pcie_links(const std::vector<PciGpu>& gpus, bool fail_on_speed_dow
                      [&](const LinkJudgement& a, const LinkJudgement& b) { return rank(a.status) > rank(b.status); });
     const Status worst = all.front().status;
     if (worst == Status::Skip) {
-        return {Status::Skip, fmt::format("sysfs has no link speed/width for the {} GPU(s) (common in VMs)",
-                                          gpus.size()),
-                ""};
+        return {Status::Skip,
+                fmt::format("sysfs has no link speed/width for the {} GPU(s) (common in VMs)", gpus.size()), ""};
     }
     std::vector<std::string> lines;
     for (const auto& j : all) {
@@ -88,34 +88,35 @@ Verdict judge_pcie_links(const std::vector<PciGpu>& gpus, bool fail_on_speed_dow
     if (worst == Status::Fail) {
         remediation = k_reseat;
     } else if (worst == Status::Warn) {
-        remediation = fmt::format("read current_link_speed again while the GPU is busy (nvidia-smi -q -d PCIE or "
-                                  "lspci -vv under load); if it stays low, {}",
-                                  k_reseat);
+        remediation = fmt::format(
+            "read current_link_speed again while the GPU is busy (nvidia-smi -q -d PCIE or "
+            "lspci -vv under load); if it stays low, {}",
+            k_reseat);
     }
     return {worst, summary, remediation};
 }
 
 CheckDef make_host_pcie_link() {
-    return host_check(
-        "host.pcie.link", "each GPU's PCIe link trained (current) against capable (max)",
-        [](CheckContext& ctx, CheckResult& r) {
-            const bool strict = ctx.expect_optional(r, "fail_on_speed_downshift_flag").value_or(0) != 0;
-            nlohmann::json per_gpu = nlohmann::json::object();
-            for (const auto& g : ctx.env.pci_gpus) {
-                auto add = [&](const char* what, const auto& v, const char* unit) {
-                    if (v) {
-                        r.measurements.push_back(single(fmt::format("{} {}", g.bdf, what), static_cast<double>(*v), unit));
-                    }
-                };
-                add("current_speed", g.current_speed_gts, "GT/s");
-                add("max_speed", g.max_speed_gts, "GT/s");
-                add("current_width", g.current_width, "lanes");
-                add("max_width", g.max_width, "lanes");
-                per_gpu[g.bdf] = g;
-            }
-            r.facts = {{"gpus", per_gpu}};
-            apply(judge_pcie_links(ctx.env.pci_gpus, strict), r);
-        });
+    return host_check("host.pcie.link", "each GPU's PCIe link trained (current) against capable (max)",
+                      [](CheckContext& ctx, CheckResult& r) {
+                          const bool strict = ctx.expect_optional(r, "fail_on_speed_downshift_flag").value_or(0) != 0;
+                          nlohmann::json per_gpu = nlohmann::json::object();
+                          for (const auto& g : ctx.env.pci_gpus) {
+                              auto add = [&](const char* what, const auto& v, const char* unit) {
+                                  if (v) {
+                                      r.measurements.push_back(
+                                          single(fmt::format("{} {}", g.bdf, what), static_cast<double>(*v), unit));
+                                  }
+                              };
+                              add("current_speed", g.current_speed_gts, "GT/s");
+                              add("max_speed", g.max_speed_gts, "GT/s");
+                              add("current_width", g.current_width, "lanes");
+                              add("max_width", g.max_width, "lanes");
+                              per_gpu[g.bdf] = g;
+                          }
+                          r.facts = {{"gpus", per_gpu}};
+                          apply(judge_pcie_links(ctx.env.pci_gpus, strict), r);
+                      });
 }
 
 }  // namespace gpuconform

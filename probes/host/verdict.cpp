@@ -8,8 +8,8 @@
 namespace gpuconform {
 
 int count_pci_gpus(const Environment& env, const std::string& vendor) {
-    return static_cast<int>(std::count_if(env.pci_gpus.begin(), env.pci_gpus.end(),
-                                          [&](const PciGpu& g) { return g.vendor == vendor; }));
+    return static_cast<int>(
+        std::count_if(env.pci_gpus.begin(), env.pci_gpus.end(), [&](const PciGpu& g) { return g.vendor == vendor; }));
 }
 
 std::string format_bytes(std::optional<std::uint64_t> bytes) {

@@ -27,24 +27,24 @@ std::string overcommit_meaning(const std::string& mode) {
 }  // namespace
 
 CheckDef make_host_vm(const std::string& root) {
-    return host_check("host.vm", "vm.overcommit_memory and transparent hugepages", [root](CheckContext&, CheckResult& r) {
-        const auto overcommit = read_line(root, "/proc/sys/vm/overcommit_memory");
-        const auto thp_text = read_line(root, "/sys/kernel/mm/transparent_hugepage/enabled");
-        const auto thp = thp_text ? parse_bracketed_choice(*thp_text) : std::string();
-        r.facts = {{"overcommit_memory", overcommit.value_or("")}, {"transparent_hugepage", thp}};
-        if (overcommit) {
-            try {
-                r.measurements.push_back(single("overcommit_memory", std::stod(*overcommit), "mode"));
-            } catch (const std::exception&) {
-                // Not a number: kept as the fact above.
+    return host_check(
+        "host.vm", "vm.overcommit_memory and transparent hugepages", [root](CheckContext&, CheckResult& r) {
+            const auto overcommit = read_line(root, "/proc/sys/vm/overcommit_memory");
+            const auto thp_text = read_line(root, "/sys/kernel/mm/transparent_hugepage/enabled");
+            const auto thp = thp_text ? parse_bracketed_choice(*thp_text) : std::string();
+            r.facts = {{"overcommit_memory", overcommit.value_or("")}, {"transparent_hugepage", thp}};
+            if (overcommit) {
+                try {
+                    r.measurements.push_back(single("overcommit_memory", std::stod(*overcommit), "mode"));
+                } catch (const std::exception&) {
+                    // Not a number: kept as the fact above.
+                }
             }
-        }
-        r.status = Status::Info;
-        r.summary = fmt::format("vm.overcommit_memory={} ({}); transparent hugepages: {}",
-                                overcommit.value_or("unknown"),
-                                overcommit ? overcommit_meaning(*overcommit) : "not readable",
-                                thp.empty() ? "not available" : thp);
-    });
+            r.status = Status::Info;
+            r.summary = fmt::format(
+                "vm.overcommit_memory={} ({}); transparent hugepages: {}", overcommit.value_or("unknown"),
+                overcommit ? overcommit_meaning(*overcommit) : "not readable", thp.empty() ? "not available" : thp);
+        });
 }
 
 }  // namespace gpuconform

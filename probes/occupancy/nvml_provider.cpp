@@ -96,8 +96,8 @@ const Nvml& nvml() {
     return lib;
 }
 
-void add_processes(const Nvml& lib, NvmlDevice dev, decltype(Nvml::compute) query, const char* what,
-                   GpuOccupancy& o, const std::set<int>& own) {
+void add_processes(const Nvml& lib, NvmlDevice dev, decltype(Nvml::compute) query, const char* what, GpuOccupancy& o,
+                   const std::set<int>& own) {
     unsigned int count = 0;
     NvmlReturn r = query(dev, &count, nullptr);
     if (r != k_nvml_success && r != k_nvml_insufficient_size) {
@@ -157,6 +157,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<OccupancyProvider> make_nvml_provider() { return std::make_unique<NvmlProvider>(); }
+std::unique_ptr<OccupancyProvider> make_nvml_provider() {
+    return std::make_unique<NvmlProvider>();
+}
 
 }  // namespace gpuconform

@@ -19,7 +19,9 @@ namespace gpuconform {
 
 namespace {
 
-std::string mib(double bytes) { return fmt::format("{:.0f} MiB", bytes / (1024.0 * 1024.0)); }
+std::string mib(double bytes) {
+    return fmt::format("{:.0f} MiB", bytes / (1024.0 * 1024.0));
+}
 
 std::vector<int> numeric_entries(const std::string& dir) {
     std::vector<int> out;
@@ -95,7 +97,8 @@ std::string describe_others(const GpuOccupancy& o) {
     }
     std::string out;
     for (const auto& p : o.others) {
-        out += fmt::format("{}pid {} {}", out.empty() ? "" : ", ", p.pid, p.name.empty() ? "(name unreadable)" : p.name);
+        out +=
+            fmt::format("{}pid {} {}", out.empty() ? "" : ", ", p.pid, p.name.empty() ? "(name unreadable)" : p.name);
         if (p.memory_bytes) {
             out += fmt::format(" held {}", mib(static_cast<double>(*p.memory_bytes)));
         }
@@ -109,13 +112,16 @@ std::string describe_others(const GpuOccupancy& o) {
 nlohmann::json disturbance_json(const GpuOccupancy& o) {
     nlohmann::json others = nlohmann::json::array();
     for (const auto& p : o.others) {
-        others.push_back({{"pid", p.pid}, {"name", p.name},
-                          {"memory_bytes", p.memory_bytes ? nlohmann::json(*p.memory_bytes) : nlohmann::json(nullptr)}});
+        others.push_back(
+            {{"pid", p.pid},
+             {"name", p.name},
+             {"memory_bytes", p.memory_bytes ? nlohmann::json(*p.memory_bytes) : nlohmann::json(nullptr)}});
     }
-    return {{"summary", describe_others(o)},
-            {"others", others},
-            {"utilization_pct", o.utilization_pct ? nlohmann::json(*o.utilization_pct) : nlohmann::json(nullptr)},
-            {"memory_used_bytes", o.memory_used_bytes ? nlohmann::json(*o.memory_used_bytes) : nlohmann::json(nullptr)}};
+    return {
+        {"summary", describe_others(o)},
+        {"others", others},
+        {"utilization_pct", o.utilization_pct ? nlohmann::json(*o.utilization_pct) : nlohmann::json(nullptr)},
+        {"memory_used_bytes", o.memory_used_bytes ? nlohmann::json(*o.memory_used_bytes) : nlohmann::json(nullptr)}};
 }
 
 void to_json(nlohmann::json& j, const GpuOccupancy& o) {

@@ -16,7 +16,7 @@ namespace gpuconform {
 
 struct OtherProcess {
     int pid = 0;
-    std::string name;                          // /proc/<pid>/comm, or what the library said
+    std::string name;                           // /proc/<pid>/comm, or what the library said
     std::optional<std::uint64_t> memory_bytes;  // GPU memory it holds, when the library says
 };
 
@@ -62,7 +62,7 @@ public:
     virtual void read(GpuOccupancy& o, const std::set<int>& own_pids) const = 0;
 };
 
-std::unique_ptr<OccupancyProvider> make_nvml_provider();      // nvml_provider.cpp
+std::unique_ptr<OccupancyProvider> make_nvml_provider();  // nvml_provider.cpp
 std::unique_ptr<OccupancyProvider> make_amd_sysfs_provider(std::string root = "/");
 std::unique_ptr<OccupancyProvider> make_device_node_provider(std::string root = "/");
 std::unique_ptr<OccupancyProvider> make_sim_provider(std::string state_dir);

@@ -20,7 +20,9 @@ namespace gpuconform {
 namespace {
 constexpr double k_poll_s = 1.0;
 
-std::string key_of(const std::string& backend, int device) { return fmt::format("{}:{}", backend, device); }
+std::string key_of(const std::string& backend, int device) {
+    return fmt::format("{}:{}", backend, device);
+}
 }  // namespace
 
 DevicePhase::~DevicePhase() {
@@ -51,7 +53,8 @@ std::string DevicePhase::add_cotenant(const std::string& module_options) {
 
 GpuOccupancy DevicePhase::sample(const Slot& slot, int device) {
     const auto& devs = slot.info.devices;
-    const std::string bdf = device < static_cast<int>(devs.size()) ? devs[static_cast<std::size_t>(device)].pci_bus_id : "";
+    const std::string bdf =
+        device < static_cast<int>(devs.size()) ? devs[static_cast<std::size_t>(device)].pci_bus_id : "";
     return m_sampler.sample(slot.info.name, device, bdf);
 }
 

@@ -29,12 +29,12 @@ std::optional<WhenBusy> when_busy_from_string(const std::string& text) {
 
 std::string to_string(WhenBusy w) {
     switch (w) {
-    case WhenBusy::Wait:
-        return "wait";
-    case WhenBusy::Skip:
-        return "skip";
-    case WhenBusy::Measure:
-        return "measure";
+        case WhenBusy::Wait:
+            return "wait";
+        case WhenBusy::Skip:
+            return "skip";
+        case WhenBusy::Measure:
+            return "measure";
     }
     return "wait";
 }

@@ -25,8 +25,8 @@ BeforeAction before_check(WhenBusy policy, bool busy, double wait_left_s);
 
 // The result of a check that was not run because the GPU stayed busy: `error` (wait: the wait
 // ran out) or `skip` (skip), naming the other user.
-CheckResult busy_not_run(const std::string& id, const std::string& layer, WhenBusy policy,
-                         const GpuOccupancy& who, double waited_s);
+CheckResult busy_not_run(const std::string& id, const std::string& layer, WhenBusy policy, const GpuOccupancy& who,
+                         double waited_s);
 
 // A check that ran while someone else used its GPU. Wait and skip: the verdict is withheld
 // (status `error`, the measured status and summary kept in facts.withheld); measure: the verdict

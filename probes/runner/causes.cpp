@@ -13,13 +13,17 @@ namespace gpuconform {
 
 namespace {
 
-bool explained_status(Status s) { return s != Status::Pass && s != Status::Info; }
+bool explained_status(Status s) {
+    return s != Status::Pass && s != Status::Info;
+}
 
 bool matches(std::string_view glob, const std::string& id) {
     return fnmatch(std::string(glob).c_str(), id.c_str(), 0) == 0;
 }
 
-bool hides_all(const std::string& value) { return visibility_value_hides_all(value); }
+bool hides_all(const std::string& value) {
+    return visibility_value_hides_all(value);
+}
 
 constexpr std::string_view k_no_device = "no GPU device visible to any runtime";
 
@@ -146,7 +150,8 @@ std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const E
                             fmt::format("{}={} is set: {}", name, env.gpu_env.count(name) ? env.gpu_env.at(name) : "",
                                         v->effect),
                             fmt::format("unset {} for production runs (shell profile, job script, container or "
-                                        "systemd Environment=)", name))
+                                        "systemd Environment=)",
+                                        name))
                     ->results.push_back(ref);
             }
             continue;
@@ -158,7 +163,8 @@ std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const E
                     find_or_add(causes, "env:" + name, std::string(v->kind),
                                 fmt::format("{}={} is set: {}", name, value, v->effect),
                                 fmt::format("unset {} for production runs (shell profile, job script, container or "
-                                            "systemd Environment=)", name))
+                                            "systemd Environment=)",
+                                            name))
                         ->results.push_back(ref);
                 }
             }
@@ -175,7 +181,8 @@ std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const E
         } else if (r.status == Status::Skip && (r.summary.find("no pytest") != std::string::npos ||
                                                 r.summary.find("No module named") != std::string::npos ||
                                                 r.summary.find("not installed") != std::string::npos)) {
-            find_or_add(causes, "missing_package", "missing_package", "a package the checks need is missing: " + r.summary,
+            find_or_add(causes, "missing_package", "missing_package",
+                        "a package the checks need is missing: " + r.summary,
                         r.remediation.empty() ? "install the package named above" : r.remediation)
                 ->results.push_back(ref);
         }

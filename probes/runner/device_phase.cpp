@@ -15,13 +15,17 @@ constexpr double k_hello_timeout_s = 60.0;
 
 DevicePhase::DevicePhase(const Environment& env, const Profile& profile, const RunOptions& options,
                          const RunRequest& request, Record record)
-    : m_env(env), m_profile(profile), m_options(options), m_request(request), m_record(std::move(record)),
+    : m_env(env),
+      m_profile(profile),
+      m_options(options),
+      m_request(request),
+      m_record(std::move(record)),
       m_sampler(OccupancySampler::standard("")) {}
 
 void DevicePhase::add_backend(const std::string& name, const std::string& module_options) {
     Slot slot;
-    slot.setup = WorkerSetup{name, name == "sim" ? add_cotenant(module_options) : module_options, &m_env, &m_profile,
-                             &m_options, m_phases};
+    slot.setup = WorkerSetup{
+        name, name == "sim" ? add_cotenant(module_options) : module_options, &m_env, &m_profile, &m_options, m_phases};
     auto hello = Worker::start(slot.setup, k_hello_timeout_s, &slot.info);
     if (hello->alive()) {
         slot.workers[0] = std::move(hello);  // the worker that said hello serves device 0
@@ -172,16 +176,16 @@ void DevicePhase::run_device_checks(const std::vector<const CheckDef*>& checks) 
             device_checks.push_back(c);
         }
     }
-    const bool any_device = std::any_of(m_slots.begin(), m_slots.end(), [](const Slot& s) {
-        return s.info.loaded && s.info.device_count > 0;
-    });
+    const bool any_device = std::any_of(m_slots.begin(), m_slots.end(),
+                                        [](const Slot& s) { return s.info.loaded && s.info.device_count > 0; });
     if (!any_device) {
         for (const auto* def : device_checks) {
             CheckResult r;
             r.id = def->id;
             r.layer = def->layer;
             r.status = Status::Skip;
-            r.summary = "no GPU device visible to any runtime (" + why_no_devices() + "; see runtime.*.load and runtime.*.devices)";
+            r.summary = "no GPU device visible to any runtime (" + why_no_devices() +
+                        "; see runtime.*.load and runtime.*.devices)";
             m_record(std::move(r));
         }
         return;

@@ -69,8 +69,8 @@ private:
     Record m_record;
     std::vector<Slot> m_slots;
     OccupancySampler m_sampler;
-    std::string m_cotenant_dir;                 // the sim co-tenant's folder, removed at the end
-    std::map<std::string, double> m_waited_s;   // "backend:device" -> seconds waited so far
+    std::string m_cotenant_dir;                // the sim co-tenant's folder, removed at the end
+    std::map<std::string, double> m_waited_s;  // "backend:device" -> seconds waited so far
     std::vector<GpuOccupancy> m_first_occupancy;
     PhaseLog* m_phases = nullptr;
 };

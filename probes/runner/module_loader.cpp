@@ -42,8 +42,8 @@ LoadedBackend load_backend(const std::string& name, const std::string& options) 
         }
     }
     if (out.path.empty()) {
-        out.error = fmt::format("module {} not found (searched {}); this build of gpuconform has no {} backend",
-                                file, searched, name);
+        out.error = fmt::format("module {} not found (searched {}); this build of gpuconform has no {} backend", file,
+                                searched, name);
         return out;
     }
     void* handle = dlopen(out.path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -59,8 +59,9 @@ LoadedBackend load_backend(const std::string& name, const std::string& options) 
         return out;
     }
     if (abi() != k_backend_abi_version) {
-        out.error = fmt::format("{} was built for backend interface {}, this executable needs {}; rebuild both together",
-                                out.path, abi(), k_backend_abi_version);
+        out.error =
+            fmt::format("{} was built for backend interface {}, this executable needs {}; rebuild both together",
+                        out.path, abi(), k_backend_abi_version);
         return out;
     }
     out.backend.reset(create(options.c_str()));
@@ -76,7 +77,8 @@ namespace gpuconform {
 
 std::string find_python_tests_dir() {
     const auto exe = executable_dir();
-    for (const auto& dir : {exe + "/share/gpuconform/python_tests", exe + "/../" GPUCONFORM_INSTALL_DATA_DIR "/python_tests"}) {
+    for (const auto& dir :
+         {exe + "/share/gpuconform/python_tests", exe + "/../" GPUCONFORM_INSTALL_DATA_DIR "/python_tests"}) {
         if (fs::is_directory(dir)) {
             return fs::path(dir).lexically_normal().string();
         }

@@ -24,10 +24,10 @@ std::string executable_dir();
 // Loads lib<gpuconform-NAME>.so; never throws. The handle stays open for the process's life.
 LoadedBackend load_backend(const std::string& name, const std::string& options);
 
-
 }  // namespace gpuconform
 
 namespace gpuconform {
-// The pytest layer's folder: <exe dir>/share/gpuconform/python_tests (build tree) or <exe dir>/../share/gpuconform/python_tests.
+// The pytest layer's folder: <exe dir>/share/gpuconform/python_tests (build tree) or <exe
+// dir>/../share/gpuconform/python_tests.
 std::string find_python_tests_dir();
 }  // namespace gpuconform

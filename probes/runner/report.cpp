@@ -28,13 +28,14 @@ nlohmann::json version_or_null(const BackendInfo& b, const ApiResult& status, in
 }
 
 nlohmann::json backend_json(const BackendInfo& b) {
-    return {{"name", b.name},
-            {"module_path", b.module_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.module_path)},
-            {"loaded", b.loaded},
-            {"load_error", b.load_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.load_error)},
-            {"driver_version", version_or_null(b, b.versions.driver_status, b.versions.driver_version)},
-            {"runtime_version", version_or_null(b, b.versions.runtime_status, b.versions.runtime_version)},
-            {"device_count", b.loaded && b.count_status.ok() ? nlohmann::json(b.device_count) : nlohmann::json(nullptr)}};
+    return {
+        {"name", b.name},
+        {"module_path", b.module_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.module_path)},
+        {"loaded", b.loaded},
+        {"load_error", b.load_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.load_error)},
+        {"driver_version", version_or_null(b, b.versions.driver_status, b.versions.driver_version)},
+        {"runtime_version", version_or_null(b, b.versions.runtime_status, b.versions.runtime_version)},
+        {"device_count", b.loaded && b.count_status.ok() ? nlohmann::json(b.device_count) : nlohmann::json(nullptr)}};
 }
 
 nlohmann::json device_json(const BackendInfo& b, int index, const DeviceProps& p, const Environment& env) {
@@ -53,8 +54,12 @@ nlohmann::json device_json(const BackendInfo& b, int index, const DeviceProps& p
 
 }  // namespace
 
-std::string utc_now_iso() { return utc_format("%Y-%m-%dT%H:%M:%SZ"); }
-std::string utc_now_compact() { return utc_format("%Y%m%dT%H%M%SZ"); }
+std::string utc_now_iso() {
+    return utc_format("%Y-%m-%dT%H:%M:%SZ");
+}
+std::string utc_now_compact() {
+    return utc_format("%Y%m%dT%H%M%SZ");
+}
 
 std::string new_run_id() {
     std::random_device rd;
@@ -107,24 +112,24 @@ nlohmann::json build_report(const RunRecord& run) {
         env["gpu_occupancy"] = run.gpu_occupancy;
     }
     nlohmann::json report = {{"schema", "gpuconform-report"},
-            {"schema_version", k_report_schema_version},
-            {"tool", {{"name", "gpuconform"}, {"version", GPUCONFORM_VERSION}}},
-            {"run",
-             {{"id", run.run_id},
-              {"started", run.started},
-              {"finished", run.finished},
-              {"duration_s", run.duration_s},
-              {"command_line", run.command_line},
-              {"interrupted", run.interrupted},
-              {"exit_status", run.exit_status},
-              {"profile_sources", run.profile_sources},
-              {"layers", run.layers},
-              {"phases", run.phases}}},
-            {"environment", env},
-            {"backends", backends},
-            {"devices", devices},
-            {"results", results},
-            {"summary", summary}};
+                             {"schema_version", k_report_schema_version},
+                             {"tool", {{"name", "gpuconform"}, {"version", GPUCONFORM_VERSION}}},
+                             {"run",
+                              {{"id", run.run_id},
+                               {"started", run.started},
+                               {"finished", run.finished},
+                               {"duration_s", run.duration_s},
+                               {"command_line", run.command_line},
+                               {"interrupted", run.interrupted},
+                               {"exit_status", run.exit_status},
+                               {"profile_sources", run.profile_sources},
+                               {"layers", run.layers},
+                               {"phases", run.phases}}},
+                             {"environment", env},
+                             {"backends", backends},
+                             {"devices", devices},
+                             {"results", results},
+                             {"summary", summary}};
     if (!run.causes.is_null()) {
         report["causes"] = run.causes;
     }

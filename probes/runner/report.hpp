@@ -19,7 +19,7 @@ constexpr const char* k_report_schema_version = "1.2";
 
 struct RunRecord {
     std::string run_id;
-    std::string started;   // ISO 8601 UTC
+    std::string started;  // ISO 8601 UTC
     std::string finished;
     double duration_s = 0;
     std::vector<std::string> command_line;

@@ -34,7 +34,9 @@ namespace gpuconform {
 
 namespace {
 
-void on_signal(int) { g_interrupted = true; }
+void on_signal(int) {
+    g_interrupted = true;
+}
 
 void install_signal_handlers() {
     struct sigaction sa {};
@@ -60,7 +62,9 @@ std::vector<const CheckDef*> select_checks(const RunRequest& req) {
     return out;
 }
 
-std::string sim_options(const RunRequest& req) { return sim_module_options(req.sim_devices, req.faults); }
+std::string sim_options(const RunRequest& req) {
+    return sim_module_options(req.sim_devices, req.faults);
+}
 
 FrameworkOptions framework_options(const RunRequest& req, const Profile& profile) {
     FrameworkOptions fw;
@@ -195,9 +199,8 @@ int run_suite(const RunRequest& req) {
         framework = FrameworkRun::start(framework_options(req, profile), &phases);
     }
 
-    const bool needs_backends = std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) {
-        return c->scope != Scope::Host;
-    });
+    const bool needs_backends =
+        std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) { return c->scope != Scope::Host; });
     // Host checks need no GPU (a compile probe that runs takes the GPU turn, core/gpu_turn.hpp):
     // with CPUs to spare they run beside the device checks; on a small node, before them.
     HostChecks host_checks(checks, run.env, profile, options);

@@ -26,7 +26,8 @@ std::vector<FaultScenario> with_trips_from_checks(std::vector<FaultScenario> tab
         for (const auto& entry : def.caught_by) {
             const auto at = entry.find('@');
             const std::string name = entry.substr(0, at);
-            auto it = std::find_if(table.begin(), table.end(), [&](const FaultScenario& s) { return scenario_name(s) == name; });
+            auto it = std::find_if(table.begin(), table.end(),
+                                   [&](const FaultScenario& s) { return scenario_name(s) == name; });
             if (it == table.end()) {
                 throw std::logic_error(def.id + ": caught_by names no selftest scenario: " + entry);
             }
@@ -44,67 +45,147 @@ const std::vector<FaultScenario>& fault_scenarios() {
     // The third field, when set, runs just those checks (a hang costs each check its time limit).
     static const std::vector<FaultScenario> scenarios = with_trips_from_checks({
         {"", {}, {}, "a conforming device trips nothing"},
-        {"pinned_copy_blocks", {}, {},
+        {"pinned_copy_blocks",
+         {},
+         {},
          "pinned copies that block the host: early-return checks fail, copies issued one after the other cannot "
          "overlap, and the cross-stream check cannot queue its consumer while the copy is held back (error)"},
-        {"launch_blocks", {}, {},
+        {"launch_blocks",
+         {},
+         {},
          "launches that block (like CUDA_LAUNCH_BLOCKING=1): the launch check fails; the gated copy, stream, event and "
          "overlap checks cannot queue work behind a kernel, so they end in error and point at it"},
         {"pageable_d2h_early", {}, {}, "documented-may: pageable D2H returning early is reported, never failed"},
         {"default_stream_no_sync", {}, {}, "a legacy stream that waits for nothing"},
-        {"events_ignored", {}, {},
+        {"events_ignored",
+         {},
+         {},
          "events that record host time and order nothing: ordering and timing fail, and every check timed or "
          "ordered by events fails or cannot judge"},
         {"one_copy_engine", {}, {}, "two engines reported, one working"},
-        {"no_overlap", {}, {},
+        {"no_overlap",
+         {},
+         {},
          "one engine for everything: nothing overlaps, so independent streams wait for each other"},
         {"slow_link", {}, {}, "copies at an eighth of the rate"},
-        {"hang", {}, k_fatal_probe,
-         "a kernel that never ends: each check times out and the next still runs", 3.0},
-        {"crash", {}, k_fatal_probe,
-         "a segfault in the runtime: each check is an error naming the signal, the next still runs", 10.0},
-        {"sticky_error", {}, k_fatal_probe,
-         "a sticky device error: each check is an error, the next runs in a fresh worker", 10.0},
-        {"link_at_80pct", {}, {"async.copy.bandwidth", "async.copy.bidirectional"},
+        {"hang", {}, k_fatal_probe, "a kernel that never ends: each check times out and the next still runs", 3.0},
+        {"crash",
+         {},
+         k_fatal_probe,
+         "a segfault in the runtime: each check is an error naming the signal, the next still runs",
+         10.0},
+        {"sticky_error",
+         {},
+         k_fatal_probe,
+         "a sticky device error: each check is an error, the next runs in a fresh worker",
+         10.0},
+        {"link_at_80pct",
+         {},
+         {"async.copy.bandwidth", "async.copy.bidirectional"},
          "every copy at 80 % of its rate: above every absolute floor, with no sibling to compare, so no check "
          "fails; `gpuconform diff` against the node's own baseline reports it (native_tests/cli/diff_sim_test.cpp)"},
-        {"degraded_link", {},
+        {"degraded_link",
+         {},
          {"async.copy.bandwidth", "async.copy.bidirectional", "async.peer.copy_bandwidth"},
          "one GPU in eight at 60 % of its siblings' copy rate, above every absolute floor: the sibling rule names it "
          "and only it",
-         0, 8, 3},
-        {"errors_swallowed", {}, {},
+         0,
+         8,
+         3},
+        {"errors_swallowed",
+         {},
+         {},
          "an invalid launch and a faulting kernel that no call ever reports: the error check fails"},
-        {"pinned_limit", {}, {},
+        {"pinned_limit",
+         {},
+         {},
          "pinned allocations above 64 MiB fail (a memlock cap): the capacity check fails and names the limit; the "
          "bandwidth and bidirectional checks, which pin 256 and 128 MiB, cannot measure and say why"},
-        {"small_copies_corrupt", {}, {},
-         "4 KiB host-to-device copies deliver a wrong word: the small-copy check, the one that makes such copies, fails"},
-        {"copies_corrupt", {}, {},
+        {"small_copies_corrupt",
+         {},
+         {},
+         "4 KiB host-to-device copies deliver a wrong word: the small-copy check, the one that makes such copies, "
+         "fails"},
+        {"copies_corrupt",
+         {},
+         {},
          "host-device copies of 1 MiB or more deliver one wrong word: every check that verifies such a copy fails "
          "(wrong data after synchronize is a fail, never an error)"},
-        {"events_ignored", {}, {"async.peer.event_order"},
+        {"events_ignored",
+         {},
+         {"async.peer.event_order"},
          "two GPUs whose events order nothing: a copy waiting on the other GPU's event reads stale data",
-         0, 2, -1, -1, WhenBusy::Wait, 0, "events_ignored+peer"},
-        {"no_peer", {}, {"async.peer.access_matrix", "async.peer.event_order"},
+         0,
+         2,
+         -1,
+         -1,
+         WhenBusy::Wait,
+         0,
+         "events_ignored+peer"},
+        {"no_peer",
+         {},
+         {"async.peer.access_matrix", "async.peer.event_order"},
          "one GPU in four without peer access while its siblings have it",
-         0, 4, 2},
+         0,
+         4,
+         2},
         // A busy node: another process on the GPU the whole run, no time to wait for it.
-        {"", {}, {}, "a healthy GPU shared with another process: no FAIL; timing checks end in error naming it",
-         0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant"},
-        {"pinned_copy_blocks", {}, {},
+        {"",
+         {},
+         {},
+         "a healthy GPU shared with another process: no FAIL; timing checks end in error naming it",
+         0,
+         1,
+         -1,
+         0,
+         WhenBusy::Wait,
+         0,
+         "cotenant"},
+        {"pinned_copy_blocks",
+         {},
+         {},
          "pinned copies that block, on a busy GPU: still FAIL (early return does not depend on timing); the "
          "cross-stream check still cannot judge",
-         0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant+pinned_copy_blocks"},
-        {"default_stream_no_sync", {}, {},
+         0,
+         1,
+         -1,
+         0,
+         WhenBusy::Wait,
+         0,
+         "cotenant+pinned_copy_blocks"},
+        {"default_stream_no_sync",
+         {},
+         {},
          "a legacy stream that waits for nothing, on a busy GPU: still FAIL",
-         0, 1, -1, 0, WhenBusy::Wait, 0, "cotenant+default_stream_no_sync"},
-        {"", {}, {"async.copy.bandwidth"},
+         0,
+         1,
+         -1,
+         0,
+         WhenBusy::Wait,
+         0,
+         "cotenant+default_stream_no_sync"},
+        {"",
+         {},
+         {"async.copy.bandwidth"},
          "the co-tenant really takes the link: measured anyway (--when-busy measure), the bandwidth check FAILs",
-         0, 1, -1, 0, WhenBusy::Measure, 0, "cotenant+measure"},
-        {"", {}, {"async.device.occupancy", "async.copy.bandwidth", "async.overlap.kernel_kernel"},
+         0,
+         1,
+         -1,
+         0,
+         WhenBusy::Measure,
+         0,
+         "cotenant+measure"},
+        {"",
+         {},
+         {"async.device.occupancy", "async.copy.bandwidth", "async.overlap.kernel_kernel"},
          "a co-tenant that leaves after 2 s: the timing checks wait for it, then measure and pass",
-         0, 1, -1, 2, WhenBusy::Wait, 20, "cotenant_leaves"},
+         0,
+         1,
+         -1,
+         2,
+         WhenBusy::Wait,
+         20,
+         "cotenant_leaves"},
     });
     return scenarios;
 }
@@ -198,7 +279,8 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     phase.add_backend("sim", sim_module_options(scenario.devices, faults));
     std::vector<const CheckDef*> checks;
     for (const auto& c : all_checks()) {
-        const bool listed = scenario.only.empty() || std::find(scenario.only.begin(), scenario.only.end(), c.id) != scenario.only.end();
+        const bool listed =
+            scenario.only.empty() || std::find(scenario.only.begin(), scenario.only.end(), c.id) != scenario.only.end();
         if (c.layer == "async" && listed) {
             checks.push_back(&c);
         }
@@ -206,7 +288,8 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     phase.run_device_checks(checks);
     const bool cotenant = scenario.cotenant_s >= 0;
     for (const auto& r : out.results) {
-        const bool counts = r.status == Status::Fail || (r.status == Status::Error && (!cotenant || r.disturbance.is_null()));
+        const bool counts =
+            r.status == Status::Fail || (r.status == Status::Error && (!cotenant || r.disturbance.is_null()));
         if (counts) {
             out.tripped.insert(scenario.devices > 1 && r.device ? fmt::format("{}@{}", r.id, *r.device) : r.id);
         }
@@ -249,15 +332,17 @@ int run_selftest(const SelftestRequest& request) {
     // A name selects the scenario of that name (as --list-faults shows it) and every scenario of
     // that fault: `events_ignored` runs both the one-GPU and the two-GPU scenario.
     const auto selected = [&](const FaultScenario& s) {
-        return std::any_of(request.faults.begin(), request.faults.end(),
-                           [&](const std::string& f) { return f == scenario_name(s) || (!s.fault.empty() && f == s.fault); });
+        return std::any_of(request.faults.begin(), request.faults.end(), [&](const std::string& f) {
+            return f == scenario_name(s) || (!s.fault.empty() && f == s.fault);
+        });
     };
     for (const auto& f : request.faults) {
         const bool known = std::any_of(fault_scenarios().begin(), fault_scenarios().end(), [&](const FaultScenario& s) {
             return f == scenario_name(s) || (!s.fault.empty() && f == s.fault);
         });
         if (!known) {
-            fmt::print(stderr, "gpuconform selftest: unknown fault '{}' (see `gpuconform selftest --list-faults`)\n", f);
+            fmt::print(stderr, "gpuconform selftest: unknown fault '{}' (see `gpuconform selftest --list-faults`)\n",
+                       f);
             return 2;  // selecting nothing must not read as every fault caught
         }
     }

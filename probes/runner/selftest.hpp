@@ -12,20 +12,20 @@
 namespace gpuconform {
 
 struct FaultScenario {
-    std::string fault;                  // "" for the conforming sim
-    std::set<std::string> must_trip;    // checks that must end fail or error
-    std::vector<std::string> only;      // run just these checks (hang/crash: each costs a timeout)
-    std::string why;                    // what the scenario shows, in words
-    double timeout_s = 0;               // per-check limit override (0: the check's own)
-    int devices = 1;                    // simulated devices; with more than one, must_trip names
-    int fault_device = -1;              // per-device results as "id@K"; -1: the fault is on every device
+    std::string fault;                // "" for the conforming sim
+    std::set<std::string> must_trip;  // checks that must end fail or error
+    std::vector<std::string> only;    // run just these checks (hang/crash: each costs a timeout)
+    std::string why;                  // what the scenario shows, in words
+    double timeout_s = 0;             // per-check limit override (0: the check's own)
+    int devices = 1;                  // simulated devices; with more than one, must_trip names
+    int fault_device = -1;            // per-device results as "id@K"; -1: the fault is on every device
     // A simulated co-tenant (another process taking link and compute): < 0 none, 0 for the whole
     // run, > 0 leaves after that many seconds. With one, only FAILs (and errors that name no other
     // user) count as tripped, every disturbed result must name the co-tenant, and the causes must.
     double cotenant_s = -1;
     WhenBusy when_busy = WhenBusy::Wait;
     double busy_wait_s = 0;
-    std::string label = "";             // the name shown and matched by --only-fault ("" : fault or none)
+    std::string label = "";  // the name shown and matched by --only-fault ("" : fault or none)
 };
 
 // The sim module's options for a scenario: "devices=N;fault=X" or "devices=N;fault.K=X".
@@ -37,9 +37,9 @@ bool is_sim_fault(const std::string& name);
 struct ScenarioOutcome {
     const FaultScenario* scenario = nullptr;
     std::vector<CheckResult> results;
-    std::set<std::string> tripped;      // fail or error (with a co-tenant: fail, or error naming nobody)
-    std::set<std::string> missed;       // must_trip but did not
-    std::set<std::string> unexpected;   // tripped but not in must_trip
+    std::set<std::string> tripped;     // fail or error (with a co-tenant: fail, or error naming nobody)
+    std::set<std::string> missed;      // must_trip but did not
+    std::set<std::string> unexpected;  // tripped but not in must_trip
     bool ok() const { return missed.empty() && unexpected.empty(); }
 };
 

@@ -32,10 +32,11 @@ void apply_sibling_rule(std::vector<CheckResult*>& results, const std::vector<st
                     continue;
                 }
                 r->status = Status::Fail;
-                r->summary = fmt::format("outlier: {} {:.1f} is {:.0f}% below the median {:.1f} of {} sibling {}s; {}", key,
-                                         value, (1.0 - value / mid) * 100, mid, values.size(), model, r->summary);
-                r->remediation = "one GPU slower than identical siblings: reseat it, check its riser and PCIe link "
-                                 "(host.pcie.link), and compare NUMA placement";
+                r->summary = fmt::format("outlier: {} {:.1f} is {:.0f}% below the median {:.1f} of {} sibling {}s; {}",
+                                         key, value, (1.0 - value / mid) * 100, mid, values.size(), model, r->summary);
+                r->remediation =
+                    "one GPU slower than identical siblings: reseat it, check its riser and PCIe link "
+                    "(host.pcie.link), and compare NUMA placement";
                 r->expectation["sibling_max_shortfall_ratio"] = max_shortfall_ratio;
             }
         }
@@ -66,9 +67,10 @@ bool mark_siblings_not_judged(std::vector<CheckResult*>& results, const std::vec
         }
         const std::string reason =
             here == 1 ? "--device selected one GPU; the sibling rule needs all identical GPUs"
-                      : fmt::format("--device selected {} of the {} identical GPUs; the sibling rule needs all "
-                                    "identical GPUs",
-                                    here, node);
+                      : fmt::format(
+                            "--device selected {} of the {} identical GPUs; the sibling rule needs all "
+                            "identical GPUs",
+                            here, node);
         r->facts["siblings"]["not_judged"] = reason;
         if (r->status == Status::Pass) {
             r->status = Status::Skip;

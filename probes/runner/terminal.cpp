@@ -12,17 +12,17 @@ namespace gpuconform {
 namespace {
 const char* colour_of(Status s) {
     switch (s) {
-    case Status::Pass:
-        return "\033[32m";
-    case Status::Fail:
-    case Status::Error:
-        return "\033[31m";
-    case Status::Warn:
-        return "\033[33m";
-    case Status::Skip:
-        return "\033[90m";
-    case Status::Info:
-        return "\033[36m";
+        case Status::Pass:
+            return "\033[32m";
+        case Status::Fail:
+        case Status::Error:
+            return "\033[31m";
+        case Status::Warn:
+            return "\033[33m";
+        case Status::Skip:
+            return "\033[90m";
+        case Status::Info:
+            return "\033[36m";
     }
     return "";
 }
@@ -32,12 +32,15 @@ const char* colour_of(Status s) {
 constexpr std::size_t k_fold_prefix = 30;
 
 TerminalView::TerminalView(std::FILE* out, bool quiet, bool verbose)
-    : m_out(out), m_quiet(quiet), m_colour(isatty(fileno(out)) != 0 && std::getenv("NO_COLOR") == nullptr),
+    : m_out(out),
+      m_quiet(quiet),
+      m_colour(isatty(fileno(out)) != 0 && std::getenv("NO_COLOR") == nullptr),
       m_verbose(verbose) {}
 
 void TerminalView::flush_folded() {
     if (m_folded > 0) {
-        fmt::print(m_out, "{} {} more check(s) skipped for the same reason (--verbose lists them; the report has all)\n",
+        fmt::print(m_out,
+                   "{} {} more check(s) skipped for the same reason (--verbose lists them; the report has all)\n",
                    paint(Status::Skip, "     "), m_folded);
     }
     m_folded = 0;
@@ -100,8 +103,8 @@ void TerminalView::causes(const std::vector<Cause>& causes) {
         if (c.results.size() > 4) {
             checks += fmt::format(" and {} more", c.results.size() - 4);
         }
-        fmt::print(m_out, "  * {} [{}]\n    explains {} result(s): {}\n    fix: {}\n", c.title, c.kind, c.results.size(),
-                   checks, c.fix);
+        fmt::print(m_out, "  * {} [{}]\n    explains {} result(s): {}\n    fix: {}\n", c.title, c.kind,
+                   c.results.size(), checks, c.fix);
     }
     std::fflush(m_out);
 }

@@ -54,13 +54,13 @@ std::unique_ptr<Worker> Worker::start(const WorkerSetup& setup, double hello_tim
         return w;
     }
     if (pid == 0) {
-        setpgid(0, 0);  // its own group, so a timeout ends everything it started
+        setpgid(0, 0);            // its own group, so a timeout ends everything it started
         signal(SIGINT, SIG_IGN);  // the parent decides when a worker ends
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_IGN);  // a dropped session reaches the parent, which stops us
         parent_writes.reset();
         parent_reads.reset();
-        keep_only_fds(child_reads.get(), child_writes.get());  // no other worker's pipe, no go socket
+        keep_only_fds(child_reads.get(), child_writes.get());             // no other worker's pipe, no go socket
         worker_child_main(setup, child_reads.get(), child_writes.get());  // ends with _exit
     }
     w->m_child = ChildGroup(pid);
@@ -113,7 +113,8 @@ Worker::ReadStatus Worker::read_line(double timeout_s, std::string* line) {
         if (g_interrupted) {
             return ReadStatus::Interrupted;
         }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             return ReadStatus::Timeout;
         }
@@ -182,17 +183,17 @@ CheckResult Worker::receive(const CheckDef& def, int device, double timeout_s) {
     }
     std::string line;
     switch (read_line(timeout_s, &line)) {
-    case ReadStatus::Line:
-        break;
-    case ReadStatus::Timeout:
-        reap(true);
-        return finish(fmt::format("timed out after {:.0f} s; the worker was killed and a fresh one runs the next checks",
-                                  timeout_s));
-    case ReadStatus::Interrupted:
-        reap(true);
-        return finish("interrupted (SIGINT/SIGTERM) while this check ran");
-    case ReadStatus::Closed:
-        return finish("the worker process died during this check: it " + reap(false));
+        case ReadStatus::Line:
+            break;
+        case ReadStatus::Timeout:
+            reap(true);
+            return finish(fmt::format(
+                "timed out after {:.0f} s; the worker was killed and a fresh one runs the next checks", timeout_s));
+        case ReadStatus::Interrupted:
+            reap(true);
+            return finish("interrupted (SIGINT/SIGTERM) while this check ran");
+        case ReadStatus::Closed:
+            return finish("the worker process died during this check: it " + reap(false));
     }
     const auto j = nlohmann::json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.contains("result")) {

@@ -88,9 +88,10 @@ CheckResult run_check_in_process(const CheckDef& def, CheckContext& ctx) {
     } catch (const WrongData& e) {
         r.status = Status::Fail;
         r.summary = std::string("wrong data after synchronize: ") + e.what();
-        r.remediation = "the runtime reported success for work that delivered wrong data: report the driver and "
-                        "runtime versions; look for PCIe or memory errors (dmesg, nvidia-smi -q / rocm-smi) and "
-                        "the IOMMU settings";
+        r.remediation =
+            "the runtime reported success for work that delivered wrong data: report the driver and "
+            "runtime versions; look for PCIe or memory errors (dmesg, nvidia-smi -q / rocm-smi) and "
+            "the IOMMU settings";
     } catch (const ApiError& e) {
         r.status = Status::Error;
         r.summary = std::string("API error: ") + e.what();

@@ -14,14 +14,14 @@ std::string cuda_minor_compat_minimum(int major) {
     // From NVIDIA's CUDA Toolkit release notes, "CUDA Toolkit and Minimum Required Driver Version
     // for CUDA Minor Version Compatibility" (Linux x86_64).
     switch (major) {
-    case 11:
-        return "450.80.02";
-    case 12:
-        return "525.60.13";
-    case 13:
-        return "580.65.06";
-    default:
-        return "";
+        case 11:
+            return "450.80.02";
+        case 12:
+            return "525.60.13";
+        case 13:
+            return "580.65.06";
+        default:
+            return "";
     }
 }
 
@@ -55,7 +55,8 @@ CompatVerdict judge_cuda_compat(int driver_api, int runtime, const std::string& 
                 install_hint("cuda")};
     }
     if (driver_api >= runtime) {
-        return {Status::Pass, fmt::format("driver supports CUDA {} ≥ runtime {} (rule: driver ≥ runtime)", drv, rt), ""};
+        return {Status::Pass, fmt::format("driver supports CUDA {} ≥ runtime {} (rule: driver ≥ runtime)", drv, rt),
+                ""};
     }
     const std::string minimum = cuda_minor_compat_minimum(runtime / 1000);
     if (driver_api / 1000 == runtime / 1000 && !minimum.empty() && !kernel_module.empty() &&
@@ -66,11 +67,12 @@ CompatVerdict judge_cuda_compat(int driver_api, int runtime, const std::string& 
                             rt, drv, kernel_module, minimum, drv),
                 ""};
     }
-    return {Status::Fail,
-            fmt::format("runtime {} needs a driver for CUDA ≥ {}{}; found CUDA {} (kernel module {})", rt, rt,
-                        minimum.empty() ? "" : fmt::format(" or, within {}.x, kernel module ≥ {}", runtime / 1000, minimum),
-                        drv, kernel_module.empty() ? "unknown" : kernel_module),
-            "upgrade the NVIDIA driver, or use a build of the application for an older CUDA"};
+    return {
+        Status::Fail,
+        fmt::format("runtime {} needs a driver for CUDA ≥ {}{}; found CUDA {} (kernel module {})", rt, rt,
+                    minimum.empty() ? "" : fmt::format(" or, within {}.x, kernel module ≥ {}", runtime / 1000, minimum),
+                    drv, kernel_module.empty() ? "unknown" : kernel_module),
+        "upgrade the NVIDIA driver, or use a build of the application for an older CUDA"};
 }
 
 namespace {

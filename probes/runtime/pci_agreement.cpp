@@ -20,7 +20,8 @@ void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) 
     }
     const auto on_bus = gpus_on_bus(ctx.env, backend);
     if (on_bus.empty() && info.device_count == 0) {
-        throw SkipCheck(fmt::format("no {} GPU on the PCI bus and none seen by the runtime", pci_vendor_of_backend(backend)));
+        throw SkipCheck(
+            fmt::format("no {} GPU on the PCI bus and none seen by the runtime", pci_vendor_of_backend(backend)));
     }
     std::set<std::string> bus;
     for (const auto& g : on_bus) {
@@ -58,11 +59,13 @@ void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) 
                                 info.device_count, on_bus.size(), filter, missing);
     } else if (!missing.empty()) {
         r.status = Status::Fail;
-        r.summary = fmt::format("runtime sees {} of {} GPUs on the bus; not seen: {}", info.device_count, on_bus.size(), missing);
+        r.summary = fmt::format("runtime sees {} of {} GPUs on the bus; not seen: {}", info.device_count, on_bus.size(),
+                                missing);
         r.remediation = likely_causes(ctx.env, backend) + "; check dmesg for Xid / amdgpu errors on the missing GPU";
     } else {
         r.status = Status::Warn;
-        r.summary = fmt::format("runtime reports PCI addresses not found in sysfs ({}); sysfs may be hidden (container?)", unknown);
+        r.summary = fmt::format(
+            "runtime reports PCI addresses not found in sysfs ({}); sysfs may be hidden (container?)", unknown);
     }
 }
 

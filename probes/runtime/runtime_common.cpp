@@ -76,10 +76,10 @@ bool visibility_value_hides_all(const std::string& value) {
 }
 
 std::string hiding_visibility_variable(const Environment& env, const std::string& backend) {
-    const std::vector<std::string> names = backend == "cuda"
-                                               ? std::vector<std::string>{"CUDA_VISIBLE_DEVICES"}
-                                               : std::vector<std::string>{"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-                                                                          "CUDA_VISIBLE_DEVICES"};
+    const std::vector<std::string> names =
+        backend == "cuda"
+            ? std::vector<std::string>{"CUDA_VISIBLE_DEVICES"}
+            : std::vector<std::string>{"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"};
     for (const auto& n : names) {
         if (const auto it = env.gpu_env.find(n); it != env.gpu_env.end() && visibility_value_hides_all(it->second)) {
             return fmt::format("{}=\"{}\"", n, it->second);
@@ -93,8 +93,9 @@ std::string likely_causes(const Environment& env, const std::string& backend) {
     if (const auto filter = visibility_filter(env, backend); !filter.empty()) {
         causes.push_back(filter + " hides devices");
     }
-    const std::vector<std::string> nodes = backend == "cuda" ? std::vector<std::string>{"/dev/nvidiactl", "/dev/nvidia0"}
-                                                             : std::vector<std::string>{"/dev/kfd"};
+    const std::vector<std::string> nodes = backend == "cuda"
+                                               ? std::vector<std::string>{"/dev/nvidiactl", "/dev/nvidia0"}
+                                               : std::vector<std::string>{"/dev/kfd"};
     for (const auto& node : nodes) {
         if (!std::filesystem::exists(node)) {
             causes.push_back(node + " is missing (kernel driver not loaded?)");
@@ -108,9 +109,9 @@ std::string likely_causes(const Environment& env, const std::string& backend) {
         causes.push_back(fmt::format("no {} kernel driver version found", vendor == "amd" ? "amdgpu" : "nvidia"));
     }
     if (causes.empty()) {
-        causes.push_back("the runtime package may be missing or too old: " + std::string(backend == "cuda"
-                             ? "install the NVIDIA driver that matches the kernel module"
-                             : "install ROCm's HIP runtime"));
+        causes.push_back("the runtime package may be missing or too old: " +
+                         std::string(backend == "cuda" ? "install the NVIDIA driver that matches the kernel module"
+                                                       : "install ROCm's HIP runtime"));
     }
     std::string out;
     for (const auto& c : causes) {

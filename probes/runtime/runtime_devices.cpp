@@ -11,7 +11,8 @@ std::string describe(const DeviceProps& p) {
     return fmt::format("{} ({}, {}, {:.0f} GiB, {} copy engines{}{})", p.name, p.arch,
                        p.pci_bus_id.empty() ? "no PCI address" : p.pci_bus_id,
                        static_cast<double>(p.total_memory) / (1ull << 30), p.async_engine_count,
-                       p.concurrent_kernels ? ", concurrent kernels" : "", p.can_map_host_memory ? ", maps host memory" : "");
+                       p.concurrent_kernels ? ", concurrent kernels" : "",
+                       p.can_map_host_memory ? ", maps host memory" : "");
 }
 
 void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) {
@@ -22,18 +23,20 @@ void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) 
     const auto on_bus = gpus_on_bus(ctx.env, backend);
     r.measurements.push_back({"device_count", static_cast<double>(info.device_count), "count", 1, {}, {}});
     if (!info.count_status.ok() || info.device_count == 0) {
-        const std::string seen = info.count_status.ok() ? "0 devices"
-                                                        : fmt::format("{} ({})", info.count_status.name, info.count_status.message);
+        const std::string seen = info.count_status.ok()
+                                     ? "0 devices"
+                                     : fmt::format("{} ({})", info.count_status.name, info.count_status.message);
         if (on_bus.empty()) {
             throw SkipCheck(fmt::format("{} runtime sees no device: {}; no {} GPU on the PCI bus",
-                                        display_name(backend), seen, backend == "sim" ? "simulated" : pci_vendor_of_backend(backend)));
+                                        display_name(backend), seen,
+                                        backend == "sim" ? "simulated" : pci_vendor_of_backend(backend)));
         }
         if (const auto hider = hiding_visibility_variable(ctx.env, backend); !hider.empty()) {
             // The operator's variable, not the install: nothing here can be judged.
             r.status = Status::Skip;
             r.attribution = "host";
-            r.summary = fmt::format("{} hides all {} GPU(s) on the PCI bus from the {} runtime ({}): not judged",
-                                    hider, on_bus.size(), display_name(backend), seen);
+            r.summary = fmt::format("{} hides all {} GPU(s) on the PCI bus from the {} runtime ({}): not judged", hider,
+                                    on_bus.size(), display_name(backend), seen);
             r.remediation = "unset it, or list the GPUs to test, to judge the install";
             return;
         }
@@ -49,7 +52,8 @@ void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) 
         const bool ok = i >= info.device_errors.size() || info.device_errors[i].ok();
         if (!ok) {
             ++unreadable;
-            list += fmt::format("{}#{}: properties unreadable ({})", list.empty() ? "" : "; ", i, info.device_errors[i].name);
+            list += fmt::format("{}#{}: properties unreadable ({})", list.empty() ? "" : "; ", i,
+                                info.device_errors[i].name);
             continue;
         }
         r.facts["devices"].push_back(info.devices[i]);
@@ -68,7 +72,8 @@ CheckDef make_runtime_devices(const std::string& backend) {
     CheckDef d;
     d.id = "runtime." + backend + ".devices";
     d.layer = "runtime";
-    d.description = "Devices the " + display_name(backend) + " runtime sees, with name, arch, PCI address, memory, engines";
+    d.description =
+        "Devices the " + display_name(backend) + " runtime sees, with name, arch, PCI address, memory, engines";
     d.scope = Scope::Backend;
     d.backend = backend;
     d.run = [backend](CheckContext& ctx, CheckResult& r) { judge(ctx, r, backend); };

@@ -70,8 +70,8 @@ Verdict judge_amd_code_objects(const std::vector<std::string>& gpus, const std::
         return {Status::Skip, "no AMD GPU in /sys/class/kfd (amdgpu not loaded, or none on the node)", ""};
     }
     if (libs.empty()) {
-        return {Status::Skip, fmt::format("GPUs {}, but no rocBLAS library folder to compare with", fmt::join(gpus, ", ")),
-                ""};
+        return {Status::Skip,
+                fmt::format("GPUs {}, but no rocBLAS library folder to compare with", fmt::join(gpus, ", ")), ""};
     }
     std::vector<std::string> missing;
     for (const auto& lib : libs) {
@@ -90,8 +90,8 @@ Verdict judge_amd_code_objects(const std::vector<std::string>& gpus, const std::
                 "install a rocBLAS built for the GPU's target (AMD's ROCm packages list the supported GPUs), or "
                 "rebuild it with -DAMDGPU_TARGETS including that target"};
     }
-    return {Status::Pass, fmt::format("rocBLAS carries code objects for every GPU target here: {}", fmt::join(gpus, ", ")),
-            ""};
+    return {Status::Pass,
+            fmt::format("rocBLAS carries code objects for every GPU target here: {}", fmt::join(gpus, ", ")), ""};
 }
 
 CheckDef make_upgrade_amd_code_objects(const std::string& root) {

@@ -80,11 +80,12 @@ Verdict judge_cuda_runtimes(const std::vector<CudaRuntimeSeen>& runtimes, const 
     }
     const int capability = cuda_capability_of_driver(kernel_module);
     if (capability == 0) {
-        return {nvidia_gpus > 0 ? Status::Fail : Status::Info,
-                fmt::format("no NVIDIA driver to judge against{}; runtimes: {}",
-                            nvidia_gpus > 0 ? fmt::format(" although {} NVIDIA GPU(s) are on the bus", nvidia_gpus) : "",
-                            fmt::join(seen, "; ")),
-                nvidia_gpus > 0 ? "install the NVIDIA driver (see host.kernel_driver)" : ""};
+        return {
+            nvidia_gpus > 0 ? Status::Fail : Status::Info,
+            fmt::format("no NVIDIA driver to judge against{}; runtimes: {}",
+                        nvidia_gpus > 0 ? fmt::format(" although {} NVIDIA GPU(s) are on the bus", nvidia_gpus) : "",
+                        fmt::join(seen, "; ")),
+            nvidia_gpus > 0 ? "install the NVIDIA driver (see host.kernel_driver)" : ""};
     }
     std::vector<std::string> too_new;
     std::vector<std::string> fixes;
@@ -95,7 +96,8 @@ Verdict judge_cuda_runtimes(const std::vector<CudaRuntimeSeen>& runtimes, const 
             fixes.push_back(v.remediation);
         }
     }
-    const std::string drv = fmt::format("driver {} (CUDA {}.{})", kernel_module, capability / 1000, capability % 1000 / 10);
+    const std::string drv =
+        fmt::format("driver {} (CUDA {}.{})", kernel_module, capability / 1000, capability % 1000 / 10);
     if (!too_new.empty()) {
         return {Status::Fail, fmt::format("{} is too old for: {}", drv, fmt::join(too_new, "; ")), fixes.front()};
     }
@@ -147,20 +149,20 @@ std::vector<CudaRuntimeSeen> collect_runtimes(const std::string& root) {
 }  // namespace
 
 CheckDef make_upgrade_cuda_runtimes(const std::string& root) {
-    return host_check("host.upgrade.cuda_runtimes",
-                      "the NVIDIA driver supports every CUDA runtime here (toolkits, libcudart, torch)",
-                      [root](CheckContext& ctx, CheckResult& r) {
-                          const auto runtimes = collect_runtimes(root);
-                          const auto it = ctx.env.kernel_drivers.find("nvidia");
-                          const std::string module = it == ctx.env.kernel_drivers.end() ? "" : it->second;
-                          nlohmann::json list = nlohmann::json::array();
-                          for (const auto& rt : runtimes) {
-                              list.push_back({{"where", rt.where}, {"cuda_version", rt.version}});
-                          }
-                          r.facts = {{"runtimes", list}, {"kernel_module", module},
-                                     {"driver_cuda", cuda_capability_of_driver(module)}};
-                          apply(judge_cuda_runtimes(runtimes, module, count_pci_gpus(ctx.env, "nvidia")), r);
-                      });
+    return host_check(
+        "host.upgrade.cuda_runtimes", "the NVIDIA driver supports every CUDA runtime here (toolkits, libcudart, torch)",
+        [root](CheckContext& ctx, CheckResult& r) {
+            const auto runtimes = collect_runtimes(root);
+            const auto it = ctx.env.kernel_drivers.find("nvidia");
+            const std::string module = it == ctx.env.kernel_drivers.end() ? "" : it->second;
+            nlohmann::json list = nlohmann::json::array();
+            for (const auto& rt : runtimes) {
+                list.push_back({{"where", rt.where}, {"cuda_version", rt.version}});
+            }
+            r.facts = {
+                {"runtimes", list}, {"kernel_module", module}, {"driver_cuda", cuda_capability_of_driver(module)}};
+            apply(judge_cuda_runtimes(runtimes, module, count_pci_gpus(ctx.env, "nvidia")), r);
+        });
 }
 
 }  // namespace gpuconform

@@ -66,8 +66,9 @@ void run_hip_compile(CheckContext& ctx, CheckResult& r) {
             if (outcome.exit_code != 0 && outcome.exit_code != 3) {
                 failures.push_back(fmt::format("{}: compiled, but the probe failed to run: {}", run.label,
                                                outcome.timed_out ? "hung" : said));
-                fixes.push_back("a GPU whose gfx target the probe was not built for fails with "
-                                "hipErrorNoBinaryForGpu: see host.upgrade.amd_code_objects");
+                fixes.push_back(
+                    "a GPU whose gfx target the probe was not built for fails with "
+                    "hipErrorNoBinaryForGpu: see host.upgrade.amd_code_objects");
             }
         } else {
             c["run"] = "not run: no AMD GPU (amdgpu and /dev/kfd) on this node";
@@ -77,8 +78,9 @@ void run_hip_compile(CheckContext& ctx, CheckResult& r) {
     r.facts = {{"compilers", facts}};
     r.measurements.push_back(single("compile_wall_s_total", total_s, "s"));
     if (failures.empty()) {
-        apply({Status::Pass, fmt::format("{} hipcc compile and link the <cmath> probe: {}", compilers.size(),
-                                         fmt::join(compilers, ", ")),
+        apply({Status::Pass,
+               fmt::format("{} hipcc compile and link the <cmath> probe: {}", compilers.size(),
+                           fmt::join(compilers, ", ")),
                ""},
               r);
     } else {
@@ -90,8 +92,8 @@ void run_hip_compile(CheckContext& ctx, CheckResult& r) {
 }  // namespace
 
 CheckDef make_toolchain_hip_compile() {
-    auto def = host_check("host.toolchain.hip_compile", "every hipcc compiles and links a <cmath> kernel",
-                          run_hip_compile);
+    auto def =
+        host_check("host.toolchain.hip_compile", "every hipcc compiles and links a <cmath> kernel", run_hip_compile);
     def.timeout_s = k_compile_limit_s + k_run_limit_s;
     return def;
 }

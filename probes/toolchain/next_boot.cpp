@@ -47,7 +47,8 @@ std::vector<InstalledKernel> scan_kernels(const std::string& root) {
              !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
             const auto file = it->path().filename().string();
             // nvidia.ko, nvidia.ko.xz, nvidia.ko.zst; Debian's DKMS names it nvidia-current.ko.
-            k.nvidia_module = k.nvidia_module || file.rfind("nvidia.ko", 0) == 0 || file.rfind("nvidia-current.ko", 0) == 0;
+            k.nvidia_module =
+                k.nvidia_module || file.rfind("nvidia.ko", 0) == 0 || file.rfind("nvidia-current.ko", 0) == 0;
             k.amdgpu_module = k.amdgpu_module || file.rfind("amdgpu.ko", 0) == 0;
         }
     }
@@ -62,9 +63,8 @@ std::vector<InstalledKernel> scan_kernels(const std::string& root) {
     for (auto& [name, k] : found) {
         out.push_back(k);
     }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-        return compare_kernel_release(a.release, b.release) < 0;
-    });
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return compare_kernel_release(a.release, b.release) < 0; });
     return out;
 }
 
@@ -85,10 +85,10 @@ BootChoice next_boot_kernel(const std::vector<InstalledKernel>& kernels, const s
     }
     for (auto it = kernels.rbegin(); it != kernels.rend(); ++it) {
         if (it->has_image) {
-            return {it->release, grub_default.empty() || grub_default == "0"
-                                     ? "the newest /boot/vmlinuz-* (no grub.cfg to read)"
-                                     : fmt::format("the newest /boot/vmlinuz-* (GRUB_DEFAULT={} not followed)",
-                                                   grub_default)};
+            return {it->release,
+                    grub_default.empty() || grub_default == "0"
+                        ? "the newest /boot/vmlinuz-* (no grub.cfg to read)"
+                        : fmt::format("the newest /boot/vmlinuz-* (GRUB_DEFAULT={} not followed)", grub_default)};
         }
     }
     return {"", "no /boot/vmlinuz-* installed"};
@@ -97,7 +97,8 @@ BootChoice next_boot_kernel(const std::vector<InstalledKernel>& kernels, const s
 Verdict judge_next_boot(const std::vector<InstalledKernel>& kernels, const BootChoice& next, int nvidia_gpus,
                         int amd_gpus, const std::string& running) {
     if (kernels.empty() || next.release.empty()) {
-        return {Status::Skip, "no kernel image in /boot (a container or chroot?): the next boot is decided elsewhere", ""};
+        return {Status::Skip, "no kernel image in /boot (a container or chroot?): the next boot is decided elsewhere",
+                ""};
     }
     std::vector<std::string> without;
     std::vector<std::string> listing;
@@ -114,8 +115,9 @@ Verdict judge_next_boot(const std::vector<InstalledKernel>& kernels, const BootC
         }
     }
     if (nvidia_gpus == 0 && amd_gpus == 0) {
-        return {Status::Info, fmt::format("no GPU on the bus; next boot: {} ({}); kernels: {}", next.release, next.why,
-                                          fmt::join(listing, "; ")),
+        return {Status::Info,
+                fmt::format("no GPU on the bus; next boot: {} ({}); kernels: {}", next.release, next.why,
+                            fmt::join(listing, "; ")),
                 ""};
     }
     const std::string vendor = nvidia_gpus > 0 ? "nvidia" : "amdgpu";
@@ -130,10 +132,11 @@ Verdict judge_next_boot(const std::vector<InstalledKernel>& kernels, const BootC
                             next.release, next.release)};
     }
     if (!without.empty()) {
-        return {Status::Warn,
-                fmt::format("next boot: {} has the {} module ({}), but {} {} no GPU module: booting it loses the GPUs",
-                            next.release, vendor, next.why, fmt::join(without, ", "), without.size() == 1 ? "has" : "have"),
-                "build the driver for those kernels too (linux-headers-<release> + DKMS), or remove them"};
+        return {
+            Status::Warn,
+            fmt::format("next boot: {} has the {} module ({}), but {} {} no GPU module: booting it loses the GPUs",
+                        next.release, vendor, next.why, fmt::join(without, ", "), without.size() == 1 ? "has" : "have"),
+            "build the driver for those kernels too (linux-headers-<release> + DKMS), or remove them"};
     }
     return {Status::Pass,
             fmt::format("every installed kernel has the {} module; next boot: {} ({})", vendor, next.release, next.why),
@@ -157,12 +160,15 @@ CheckDef make_upgrade_next_boot(const std::string& root) {
     return host_check("host.upgrade.next_boot", "every installed kernel, and the next one to boot, has a GPU module",
                       [root](CheckContext& ctx, CheckResult& r) {
                           const auto kernels = scan_kernels(root);
-                          const auto next = next_boot_kernel(kernels, read_text(root, "/boot/grub/grub.cfg").value_or(""),
-                                                             grub_default_of(read_text(root, "/etc/default/grub").value_or("")));
+                          const auto next =
+                              next_boot_kernel(kernels, read_text(root, "/boot/grub/grub.cfg").value_or(""),
+                                               grub_default_of(read_text(root, "/etc/default/grub").value_or("")));
                           nlohmann::json list = nlohmann::json::array();
                           for (const auto& k : kernels) {
-                              list.push_back({{"release", k.release}, {"image", k.has_image},
-                                              {"nvidia_module", k.nvidia_module}, {"amdgpu_module", k.amdgpu_module}});
+                              list.push_back({{"release", k.release},
+                                              {"image", k.has_image},
+                                              {"nvidia_module", k.nvidia_module},
+                                              {"amdgpu_module", k.amdgpu_module}});
                           }
                           r.facts = {{"kernels", list}, {"next_boot", next.release}, {"rule", next.why}};
                           apply(judge_next_boot(kernels, next, count_pci_gpus(ctx.env, "nvidia"),

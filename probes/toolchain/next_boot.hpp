@@ -10,8 +10,8 @@
 namespace gpuconform {
 
 struct InstalledKernel {
-    std::string release;       // "6.1.0-28-amd64", the name under /lib/modules and after vmlinuz-
-    bool has_image = false;    // /boot/vmlinuz-<release>
+    std::string release;         // "6.1.0-28-amd64", the name under /lib/modules and after vmlinuz-
+    bool has_image = false;      // /boot/vmlinuz-<release>
     bool nvidia_module = false;  // nvidia.ko* anywhere below /lib/modules/<release> (DKMS: updates/dkms)
     bool amdgpu_module = false;
 };

@@ -141,7 +141,8 @@ std::vector<CudaToolkit> find_cuda_toolkits(const std::string& root, const std::
         tk.nvcc = nvcc;
         const auto prefix = fs::path(resolve_program(root, nvcc)).parent_path().parent_path();
         // NVIDIA's layout has include/ beside bin/; Debian's /usr/bin/nvcc has them in /usr/include.
-        for (const auto& inc : {prefix / "include", prefix / "targets/x86_64-linux/include", fs::path("/usr/include")}) {
+        for (const auto& inc :
+             {prefix / "include", prefix / "targets/x86_64-linux/include", fs::path("/usr/include")}) {
             if (auto text = read_text(root, (inc / "crt/host_config.h").string())) {
                 tk.include_dir = inc.string();
                 tk.limits = parse_host_config(*text);

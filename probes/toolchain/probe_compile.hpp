@@ -10,8 +10,8 @@ namespace gpuconform {
 
 // One CUDA toolkit: its nvcc as found and the headers that tell what it accepts.
 struct CudaToolkit {
-    std::string nvcc;         // "/usr/local/cuda-12.4/bin/nvcc", "/usr/bin/nvcc"
-    std::string include_dir;  // where crt/host_config.h was found, "" when not
+    std::string nvcc;                   // "/usr/local/cuda-12.4/bin/nvcc", "/usr/bin/nvcc"
+    std::string include_dir;            // where crt/host_config.h was found, "" when not
     std::optional<int> cudart_version;  // 12040
     HostCompilerLimits limits;
 };
@@ -30,13 +30,13 @@ std::vector<std::string> find_hipcc(const std::string& root, const std::string& 
 std::string distro_cxx(const std::string& path_env, const char* cxx_env);
 
 struct CompileRun {
-    std::string label;     // "default host compiler", "-ccbin /usr/bin/c++"
+    std::string label;  // "default host compiler", "-ccbin /usr/bin/c++"
     std::vector<std::string> argv;
     bool ok = false;
     double wall_s = 0;
-    std::string output;    // the compiler's output, trimmed to a few KiB
+    std::string output;  // the compiler's output, trimmed to a few KiB
     CompileDiagnosis diagnosis;
-    std::string binary;    // the probe executable when ok
+    std::string binary;  // the probe executable when ok
 };
 CompileRun make_compile(std::string label, std::vector<std::string> argv, std::string binary);
 

@@ -7,11 +7,8 @@ namespace gpuconform {
 
 std::vector<CheckDef> toolchain_checks() {
     return {
-        make_upgrade_next_boot(),
-        make_upgrade_cuda_runtimes(),
-        make_upgrade_amd_code_objects(),
-        make_toolchain_cuda_compile(),
-        make_toolchain_hip_compile(),
+        make_upgrade_next_boot(),      make_upgrade_cuda_runtimes(), make_upgrade_amd_code_objects(),
+        make_toolchain_cuda_compile(), make_toolchain_hip_compile(),
     };
 }
 

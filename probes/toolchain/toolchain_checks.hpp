@@ -11,8 +11,8 @@ namespace gpuconform {
 
 CheckDef make_toolchain_cuda_compile();                                 // cuda_compile.cpp
 CheckDef make_toolchain_hip_compile();                                  // hip_compile.cpp
-CheckDef make_upgrade_next_boot(const std::string& root = "/");        // next_boot.cpp
-CheckDef make_upgrade_cuda_runtimes(const std::string& root = "/");    // cuda_runtimes.cpp
+CheckDef make_upgrade_next_boot(const std::string& root = "/");         // next_boot.cpp
+CheckDef make_upgrade_cuda_runtimes(const std::string& root = "/");     // cuda_runtimes.cpp
 CheckDef make_upgrade_amd_code_objects(const std::string& root = "/");  // amd_code_objects.cpp
 
 }  // namespace gpuconform

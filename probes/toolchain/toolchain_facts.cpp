@@ -92,8 +92,7 @@ CompileDiagnosis diagnose_compile(const std::string& output, const HostCompilerL
                          output.find("preprocess host compiler properties") != std::string::npos ||
                          output.find("not found") != std::string::npos;
     if (missing) {
-        return {CompileCause::MissingHostCompiler,
-                fmt::format("the host compiler is missing: {}", first_error(output)),
+        return {CompileCause::MissingHostCompiler, fmt::format("the host compiler is missing: {}", first_error(output)),
                 fmt::format("install {} (Debian: apt install {}), or point -ccbin at an installed one", gcc_ok,
                             limits.gcc_max ? gcc_ok : "g++")};
     }
@@ -104,16 +103,16 @@ CompileDiagnosis diagnose_compile(const std::string& output, const HostCompilerL
 
 std::string to_string(CompileCause c) {
     switch (c) {
-    case CompileCause::None:
-        return "none";
-    case CompileCause::UnsupportedHostCompiler:
-        return "unsupported_host_compiler";
-    case CompileCause::GlibcMathClash:
-        return "glibc_math_clash";
-    case CompileCause::MissingHostCompiler:
-        return "missing_host_compiler";
-    case CompileCause::Other:
-        return "other";
+        case CompileCause::None:
+            return "none";
+        case CompileCause::UnsupportedHostCompiler:
+            return "unsupported_host_compiler";
+        case CompileCause::GlibcMathClash:
+            return "glibc_math_clash";
+        case CompileCause::MissingHostCompiler:
+            return "missing_host_compiler";
+        case CompileCause::Other:
+            return "other";
     }
     return "other";
 }

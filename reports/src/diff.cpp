@@ -75,7 +75,8 @@ DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter) {
         if (const auto& driver = groups[static_cast<int>(GroupKey::Driver)]; !driver.empty()) {
             side.driver_branches.insert(driver_branch(driver));
         }
-        for (const GroupKey k : {GroupKey::Distro, GroupKey::Kernel, GroupKey::Driver, GroupKey::Runtime, GroupKey::Torch}) {
+        for (const GroupKey k :
+             {GroupKey::Distro, GroupKey::Kernel, GroupKey::Driver, GroupKey::Runtime, GroupKey::Torch}) {
             if (const auto& v = groups[static_cast<int>(k)]; !v.empty()) {
                 side.environment[k_group_key_names[static_cast<int>(k)]].insert(v);
             }
@@ -153,13 +154,13 @@ std::string node_difference(const char* what, const std::set<std::string>& base,
 
 }  // namespace
 
-MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base,
-                               const Figure& now, const ToleranceTable& tolerances) {
+MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base, const Figure& now,
+                               const ToleranceTable& tolerances) {
     const std::string check_id = check_id_of(label);
     // The report's own declaration, else the one the runner uses today, else unknown.
     const std::optional<MeasureMeaning> declared = declared_meaning(check_id, name);
-    MeasureMeaning meaning = declared.value_or(MeasureMeaning{Direction::None, Role::Diagnostic,
-                                                              tolerances.default_floor.value_or(0.10)});
+    MeasureMeaning meaning =
+        declared.value_or(MeasureMeaning{Direction::None, Role::Diagnostic, tolerances.default_floor.value_or(0.10)});
     meaning.direction = base.direction.value_or(meaning.direction);
     meaning.role = base.role.value_or(meaning.role);
     if (const ToleranceRule* rule = tolerances.find(check_id, name)) {
@@ -177,7 +178,8 @@ MeasurementChange judge_figure(const std::string& label, const std::string& name
     c.base_hi = base.hi;
     c.now_lo = now.lo;
     c.now_hi = now.hi;
-    c.relative = c.base == 0.0 ? (c.now == 0.0 ? 0.0 : std::copysign(INFINITY, c.now)) : (c.now - c.base) / std::fabs(c.base);
+    c.relative =
+        c.base == 0.0 ? (c.now == 0.0 ? 0.0 : std::copysign(INFINITY, c.now)) : (c.now - c.base) / std::fabs(c.base);
     c.floor = meaning.noise_floor;
     c.direction = meaning.direction;
     c.role = meaning.role;
@@ -205,8 +207,8 @@ MeasurementChange judge_figure(const std::string& label, const std::string& name
         c.change = (high == (meaning.direction == Direction::Higher)) ? Change::Better : Change::Worse;
     }
     if (base.samples < k_min_repetitions || now.samples < k_min_repetitions) {
-        c.note = fmt::format("too few repetitions to judge spread (base n={}, new n={}): noise floor alone", base.samples,
-                             now.samples);
+        c.note = fmt::format("too few repetitions to judge spread (base n={}, new n={}): noise floor alone",
+                             base.samples, now.samples);
     }
     return c;
 }
@@ -275,7 +277,8 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
     }
     // Key figures first, the worst first: what an operator acts on.
     std::stable_sort(d.measurements.begin(), d.measurements.end(), [](const auto& x, const auto& y) {
-        return std::pair(x.role != Role::Key, x.change != Change::Worse) < std::pair(y.role != Role::Key, y.change != Change::Worse);
+        return std::pair(x.role != Role::Key, x.change != Change::Worse) <
+               std::pair(y.role != Role::Key, y.change != Change::Worse);
     });
     return d;
 }

@@ -21,22 +21,22 @@ struct Figure {
     std::vector<double> medians;  // one per run
     double lo = 0.0;              // lowest min, and highest max, over every run: the side's spread
     double hi = 0.0;
-    int samples = 0;              // total repetitions behind the medians
+    int samples = 0;                     // total repetitions behind the medians
     std::optional<Direction> direction;  // as the report declared it
     std::optional<Role> role;
-    bool unusable = false;        // a run's result errored or was disturbed
+    bool unusable = false;  // a run's result errored or was disturbed
 
     double median() const;
 };
 
 struct DiffSide {
     std::size_t runs = 0;
-    std::map<std::string, Cell> statuses;                    // by result label "id [cuda:0]"
-    std::set<std::string> disturbed;                         // labels with a disturbed result
+    std::map<std::string, Cell> statuses;                           // by result label "id [cuda:0]"
+    std::set<std::string> disturbed;                                // labels with a disturbed result
     std::map<std::pair<std::string, std::string>, Figure> figures;  // (label, name)
-    std::set<std::string> gpus, driver_branches, link_widths;  // what makes a node comparable
-    std::map<std::string, std::set<std::string>> environment;  // distro, kernel, driver, runtime, torch
-    std::map<std::string, std::set<std::string>> findings;     // label -> summaries of warn/fail/error results
+    std::set<std::string> gpus, driver_branches, link_widths;       // what makes a node comparable
+    std::map<std::string, std::set<std::string>> environment;       // distro, kernel, driver, runtime, torch
+    std::map<std::string, std::set<std::string>> findings;          // label -> summaries of warn/fail/error results
 };
 
 // Worse/Better: beyond noise the bad/good way; Changed: beyond noise where neither way is better;
@@ -59,12 +59,12 @@ struct MeasurementChange {
     double base = 0.0;  // medians
     double now = 0.0;
     double base_lo = 0.0, base_hi = 0.0, now_lo = 0.0, now_hi = 0.0;
-    double relative = 0.0;   // (now - base) / |base|
-    double floor = 0.0;      // noise floor used
+    double relative = 0.0;  // (now - base) / |base|
+    double floor = 0.0;     // noise floor used
     Direction direction = Direction::None;
     Role role = Role::Diagnostic;
     Change change = Change::Changed;
-    std::string note;        // e.g. too few repetitions on a side
+    std::string note;  // e.g. too few repetitions on a side
 };
 
 // A result that needs attention on both sides with the same status, but says something else now
@@ -98,8 +98,8 @@ bool filter_matches(const GroupFilter& f, const GroupValues& values);
 
 DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter);
 // The noise rule for one figure (reports/README.md "How diff tells a regression from noise").
-MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base,
-                               const Figure& now, const ToleranceTable& tolerances);
+MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base, const Figure& now,
+                               const ToleranceTable& tolerances);
 // Pure: compares two aggregated sides under a tolerance table.
 DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const ToleranceTable& tolerances);
 

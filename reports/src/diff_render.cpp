@@ -46,8 +46,9 @@ std::string verdict_line(const DiffResult& d) {
         uncompared += s.change == Change::CouldNotCompare ? 1 : 0;
     }
     // Said on the verdict line too, so "no regression" is never read as "all compared".
-    return uncompared == 0 ? "verdict: no regression"
-                           : fmt::format("verdict: no regression ({} result(s) could not be compared: see above)", uncompared);
+    return uncompared == 0
+               ? "verdict: no regression"
+               : fmt::format("verdict: no regression ({} result(s) could not be compared: see above)", uncompared);
 }
 
 std::string spread(double lo, double hi) {
@@ -63,8 +64,9 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
     };
     const auto hidden = std::count_if(d.measurements.begin(), d.measurements.end(),
                                       [&](const MeasurementChange& m) { return !shown(m, all); });
-    std::string out = fmt::format("base: {} runs, new: {} runs; {} status changes, {} key figures regressed beyond noise\n",
-                                  d.base_runs, d.new_runs, d.statuses.size(), d.key_regressions());
+    std::string out =
+        fmt::format("base: {} runs, new: {} runs; {} status changes, {} key figures regressed beyond noise\n",
+                    d.base_runs, d.new_runs, d.statuses.size(), d.key_regressions());
     for (const std::string& why : d.different_nodes) {
         out += fmt::format("  different nodes: {}\n", terminal_safe(why));
     }
@@ -86,9 +88,9 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
         }
         out += fmt::format("  {:<7} {} {} {} {}: {:.4g}{} → {:.4g}{} {} ({:+.1f}%, noise floor {:.0f}%){}\n",
                            paint(m.change, change_name(m.change)), to_string(m.role), terminal_safe(m.label),
-                           terminal_safe(m.name), to_string(m.direction) + " is better", m.base, spread(m.base_lo, m.base_hi),
-                           m.now, spread(m.now_lo, m.now_hi), terminal_safe(m.unit), m.relative * 100, m.floor * 100,
-                           m.note.empty() ? "" : "; " + m.note);
+                           terminal_safe(m.name), to_string(m.direction) + " is better", m.base,
+                           spread(m.base_lo, m.base_hi), m.now, spread(m.now_lo, m.now_hi), terminal_safe(m.unit),
+                           m.relative * 100, m.floor * 100, m.note.empty() ? "" : "; " + m.note);
     }
     if (hidden > 0) {
         out += fmt::format("  ({} diagnostic figures moved beyond noise; --all shows them)\n", hidden);
@@ -100,8 +102,8 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
 }
 
 std::string render_diff_markdown(const DiffResult& d, bool all) {
-    std::string out = fmt::format("# gpuconform diff\n\nbase: {} runs, new: {} runs. **{}**\n\n", d.base_runs, d.new_runs,
-                                  verdict_line(d).substr(9));
+    std::string out = fmt::format("# gpuconform diff\n\nbase: {} runs, new: {} runs. **{}**\n\n", d.base_runs,
+                                  d.new_runs, verdict_line(d).substr(9));
     for (const std::string& why : d.different_nodes) {
         out += fmt::format("- different nodes: {}\n", markdown_cell(why));
     }
@@ -109,24 +111,26 @@ std::string render_diff_markdown(const DiffResult& d, bool all) {
         out += fmt::format("- environment {}\n", markdown_cell(e));
     }
     for (const FindingChange& f : d.findings) {
-        out += fmt::format("- finding `{}` ({} on both sides): was {}; now {}\n", markdown_cell(f.label), to_string(f.status),
-                           markdown_cell(f.base), markdown_cell(f.now));
+        out += fmt::format("- finding `{}` ({} on both sides): was {}; now {}\n", markdown_cell(f.label),
+                           to_string(f.status), markdown_cell(f.base), markdown_cell(f.now));
     }
     out += "\n| change | check | base | new |\n|---|---|---|---|\n";
     for (const StatusChange& c : d.statuses) {
         out += fmt::format("| {} | `{}` | {} ({}) | {} ({}) |\n", change_name(c.change), markdown_cell(c.label),
                            status_or_none(c.base), c.base_counts, status_or_none(c.now), c.now_counts);
     }
-    out += "\n| change | role | check | measurement | base | new | moved | noise floor | note |\n"
-           "|---|---|---|---|---|---|---|---|---|\n";
+    out +=
+        "\n| change | role | check | measurement | base | new | moved | noise floor | note |\n"
+        "|---|---|---|---|---|---|---|---|---|\n";
     for (const MeasurementChange& m : d.measurements) {
         if (!shown(m, all)) {
             continue;
         }
-        out += fmt::format("| {} | {} | `{}` | {} | {:.4g}{} {} | {:.4g}{} {} | {:+.1f}% | {:.0f}% | {} |\n",
-                           change_name(m.change), to_string(m.role), markdown_cell(m.label), markdown_cell(m.name), m.base,
-                           spread(m.base_lo, m.base_hi), markdown_cell(m.unit), m.now, spread(m.now_lo, m.now_hi),
-                           markdown_cell(m.unit), m.relative * 100, m.floor * 100, markdown_cell(m.note));
+        out +=
+            fmt::format("| {} | {} | `{}` | {} | {:.4g}{} {} | {:.4g}{} {} | {:+.1f}% | {:.0f}% | {} |\n",
+                        change_name(m.change), to_string(m.role), markdown_cell(m.label), markdown_cell(m.name), m.base,
+                        spread(m.base_lo, m.base_hi), markdown_cell(m.unit), m.now, spread(m.now_lo, m.now_hi),
+                        markdown_cell(m.unit), m.relative * 100, m.floor * 100, markdown_cell(m.note));
     }
     for (const Rejected& r : d.rejected) {
         out += fmt::format("\n- rejected input `{}`: {}", markdown_cell(r.path), markdown_cell(r.reason));
@@ -145,28 +149,47 @@ static nlohmann::json findings_json(const DiffResult& d) {
 nlohmann::json diff_to_json(const DiffResult& d) {
     nlohmann::json statuses = nlohmann::json::array();
     for (const StatusChange& c : d.statuses) {
-        statuses.push_back({{"check", c.label}, {"change", change_name(c.change)},
+        statuses.push_back({{"check", c.label},
+                            {"change", change_name(c.change)},
                             {"base", c.base ? nlohmann::json(to_string(*c.base)) : nlohmann::json(nullptr)},
                             {"new", c.now ? nlohmann::json(to_string(*c.now)) : nlohmann::json(nullptr)},
-                            {"base_counts", c.base_counts}, {"new_counts", c.now_counts}});
+                            {"base_counts", c.base_counts},
+                            {"new_counts", c.now_counts}});
     }
     nlohmann::json measurements = nlohmann::json::array();
     for (const MeasurementChange& m : d.measurements) {
         const auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-        measurements.push_back({{"check", m.label}, {"name", m.name}, {"unit", m.unit}, {"base", m.base}, {"new", m.now},
-                                {"base_min", m.base_lo}, {"base_max", m.base_hi}, {"new_min", m.now_lo},
-                                {"new_max", m.now_hi}, {"relative", finite(m.relative)}, {"noise_floor", m.floor},
-                                {"direction", to_string(m.direction)}, {"role", to_string(m.role)},
-                                {"change", change_name(m.change)}, {"note", m.note}});
+        measurements.push_back({{"check", m.label},
+                                {"name", m.name},
+                                {"unit", m.unit},
+                                {"base", m.base},
+                                {"new", m.now},
+                                {"base_min", m.base_lo},
+                                {"base_max", m.base_hi},
+                                {"new_min", m.now_lo},
+                                {"new_max", m.now_hi},
+                                {"relative", finite(m.relative)},
+                                {"noise_floor", m.floor},
+                                {"direction", to_string(m.direction)},
+                                {"role", to_string(m.role)},
+                                {"change", change_name(m.change)},
+                                {"note", m.note}});
     }
     nlohmann::json rejected = nlohmann::json::array();
     for (const Rejected& r : d.rejected) {
         rejected.push_back({{"path", r.path}, {"reason", r.reason}});
     }
-    return {{"schema", "gpuconform-diff"}, {"schema_version", "1.1"}, {"base_runs", d.base_runs},
-            {"new_runs", d.new_runs}, {"regressed", d.regressed()}, {"verdict", verdict_line(d).substr(9)},
-            {"different_nodes", d.different_nodes}, {"environment", d.environment}, {"findings", findings_json(d)},
-            {"statuses", statuses}, {"measurements", measurements},
+    return {{"schema", "gpuconform-diff"},
+            {"schema_version", "1.1"},
+            {"base_runs", d.base_runs},
+            {"new_runs", d.new_runs},
+            {"regressed", d.regressed()},
+            {"verdict", verdict_line(d).substr(9)},
+            {"different_nodes", d.different_nodes},
+            {"environment", d.environment},
+            {"findings", findings_json(d)},
+            {"statuses", statuses},
+            {"measurements", measurements},
             {"rejected", rejected}};
 }
 
@@ -241,22 +264,28 @@ int run_diff(const DiffOptions& o) {
 void add_diff_command(CLI::App& app, int& exit_code, bool run) {
     auto o = std::make_shared<DiffOptions>();
     CLI::App* cmd = app.add_subcommand("diff", "What changed between two reports, folders or groups of runs");
-    cmd->add_option("base", o->base, "BASE: a report, a folder, or a filter key=glob[,key=glob] (keys: distro, kernel, "
-                                     "driver, runtime, torch, gpu, host) applied to --in")->required();
+    cmd->add_option("base", o->base,
+                    "BASE: a report, a folder, or a filter key=glob[,key=glob] (keys: distro, kernel, "
+                    "driver, runtime, torch, gpu, host) applied to --in")
+        ->required();
     cmd->add_option("new", o->now, "NEW: same forms as BASE")->required();
     cmd->add_option("--in", o->in, "a report or folder that filters select from (repeatable)")->allow_extra_args(false);
-    cmd->add_option("--tolerances", o->tolerances, "YAML overriding measurements' noise floors, direction or role "
-                                                   "(reports/examples/tolerances.yaml); default: each measurement's declaration");
-    cmd->add_flag("--all", o->all, "Also list diagnostic figures (call latencies, pageable copies) that moved beyond noise");
-    cmd->add_option("-f,--format", o->format, "terminal|markdown|json")->check(CLI::IsMember({"terminal", "markdown", "json"}));
+    cmd->add_option("--tolerances", o->tolerances,
+                    "YAML overriding measurements' noise floors, direction or role "
+                    "(reports/examples/tolerances.yaml); default: each measurement's declaration");
+    cmd->add_flag("--all", o->all,
+                  "Also list diagnostic figures (call latencies, pageable copies) that moved beyond noise");
+    cmd->add_option("-f,--format", o->format, "terminal|markdown|json")
+        ->check(CLI::IsMember({"terminal", "markdown", "json"}));
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
-    cmd->footer("Example: gpuconform diff --in fleet/ 'distro=Debian*12*,gpu=NVIDIA H200' 'distro=Debian*13*,gpu=NVIDIA H200'\n"
-                "REGRESSED means a status got worse (a check now fails or errors, stopped reporting, or is new and "
-                "fails) or a key figure's new median lies outside the base's min..max widened by its noise floor, "
-                "the bad way. Errored or disturbed results are 'could not compare'. Different GPU models, driver "
-                "branches or link widths are different nodes, not a regression.\n"
-                "Exit status: 0 no regression; 1 regressed; 2 bad usage, a bad tolerance file or a side with no "
-                "readable report; 3 no regression but some inputs were rejected; 4 different nodes.");
+    cmd->footer(
+        "Example: gpuconform diff --in fleet/ 'distro=Debian*12*,gpu=NVIDIA H200' 'distro=Debian*13*,gpu=NVIDIA H200'\n"
+        "REGRESSED means a status got worse (a check now fails or errors, stopped reporting, or is new and "
+        "fails) or a key figure's new median lies outside the base's min..max widened by its noise floor, "
+        "the bad way. Errored or disturbed results are 'could not compare'. Different GPU models, driver "
+        "branches or link widths are different nodes, not a regression.\n"
+        "Exit status: 0 no regression; 1 regressed; 2 bad usage, a bad tolerance file or a side with no "
+        "readable report; 3 no regression but some inputs were rejected; 4 different nodes.");
     cmd->callback([o, &exit_code, run] { exit_code = run ? run_diff(*o) : 0; });
 }
 

@@ -34,9 +34,8 @@ std::vector<RunProblem> problems_of(const RunEntry& run) {
             }
         }
     }
-    std::stable_sort(out.begin(), out.end(), [](const RunProblem& a, const RunProblem& b) {
-        return severity(a.status) > severity(b.status);
-    });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const RunProblem& a, const RunProblem& b) { return severity(a.status) > severity(b.status); });
     return out;
 }
 
@@ -88,7 +87,8 @@ Fleet build_fleet(const ReportSet& set) {
         const std::vector<RunProblem> problems = problems_of(run);
         v.worst = run.results.empty() ? Status::Error : problems.empty() ? Status::Pass : problems.front().status;
         v.accepted = !run.results.empty() && severity(v.worst) < severity(Status::Fail);
-        v.disturbed = std::any_of(problems.begin(), problems.end(), [](const RunProblem& p) { return !p.disturbance.empty(); });
+        v.disturbed =
+            std::any_of(problems.begin(), problems.end(), [](const RunProblem& p) { return !p.disturbance.empty(); });
         v.reason = reason_of(set, run, problems);
         f.failed += v.worst == Status::Fail ? 1 : 0;
         f.errored += v.worst == Status::Error ? 1 : 0;
@@ -104,13 +104,15 @@ Fleet build_fleet(const ReportSet& set) {
                     return cause_names_label(r, set.labels.at(p.label));
                 });
                 if (names) {
-                    v.causes.push_back(cause_index(c.kind + '\x1f' + (c.id.empty() ? c.title : c.id), {c.id, c.kind, c.title, c.fix, {}}));
+                    v.causes.push_back(cause_index(c.kind + '\x1f' + (c.id.empty() ? c.title : c.id),
+                                                   {c.id, c.kind, c.title, c.fix, {}}));
                     explained = true;
                 }
             }
             if (!explained) {
                 const std::string check = split_pair(set.labels.at(p.label)).first;
-                v.causes.push_back(cause_index("check\x1f" + check, {check, "check", check + " failed or errored", "", {}}));
+                v.causes.push_back(
+                    cause_index("check\x1f" + check, {check, "check", check + " failed or errored", "", {}}));
             }
         }
         std::sort(v.causes.begin(), v.causes.end());
@@ -125,7 +127,8 @@ Fleet build_fleet(const ReportSet& set) {
     for (std::uint32_t c = 0; c < order.size(); ++c) {
         order[c] = c;
     }
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return f.causes[a].runs.size() > f.causes[b].runs.size(); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](auto a, auto b) { return f.causes[a].runs.size() > f.causes[b].runs.size(); });
     std::vector<std::uint32_t> new_index(order.size());
     std::vector<FleetCause> sorted;
     for (std::uint32_t k = 0; k < order.size(); ++k) {
@@ -143,8 +146,9 @@ Fleet build_fleet(const ReportSet& set) {
 }
 
 std::string render_acceptance_terminal(const Fleet& f, const std::vector<Rejected>& rejected, bool colour) {
-    std::string out = fmt::format("Acceptance: {} of {} nodes rejected ({} failed, {} errored; {} disturbed by another GPU user)\n\n",
-                                  f.rejected_nodes(), f.nodes.size(), f.failed, f.errored, f.disturbed);
+    std::string out =
+        fmt::format("Acceptance: {} of {} nodes rejected ({} failed, {} errored; {} disturbed by another GPU user)\n\n",
+                    f.rejected_nodes(), f.nodes.size(), f.failed, f.errored, f.disturbed);
     std::size_t width = 4;
     for (const NodeVerdict& v : f.nodes) {
         width = std::max(width, terminal_safe(v.host).size());
@@ -161,14 +165,14 @@ std::string render_acceptance_terminal(const Fleet& f, const std::vector<Rejecte
     for (const NodeVerdict* v : order) {
         const std::string verdict = fmt::format("{:<8}", v->accepted ? "accepted" : "rejected");
         const char* paint = v->accepted ? (v->worst == Status::Warn ? "\x1b[33m" : "\x1b[32m") : "\x1b[31m";
-        out += fmt::format("{} {:<{}} {}\n", colour ? paint + verdict + "\x1b[0m" : verdict, terminal_safe(v->host), width,
-                           terminal_safe(v->reason));
+        out += fmt::format("{} {:<{}} {}\n", colour ? paint + verdict + "\x1b[0m" : verdict, terminal_safe(v->host),
+                           width, terminal_safe(v->reason));
     }
     if (!f.causes.empty()) {
         out += "\nRoot causes:\n";
         for (const FleetCause& c : f.causes) {
-            out += fmt::format("  {} node{}: {}{}\n", c.runs.size(), c.runs.size() == 1 ? "" : "s", terminal_safe(c.title),
-                               c.fix.empty() ? "" : " — fix: " + terminal_safe(c.fix));
+            out += fmt::format("  {} node{}: {}{}\n", c.runs.size(), c.runs.size() == 1 ? "" : "s",
+                               terminal_safe(c.title), c.fix.empty() ? "" : " — fix: " + terminal_safe(c.fix));
         }
     }
     if (!rejected.empty()) {
@@ -187,8 +191,9 @@ std::string render_acceptance_csv(const Fleet& f, const std::vector<Rejected>& r
         for (const std::uint32_t c : v.causes) {
             causes += (causes.empty() ? "" : "; ") + f.causes[c].title;
         }
-        out += fmt::format("{},{},{},{},{},{},{}\r\n", csv_field(v.host), csv_field(v.group), v.accepted ? "accepted" : "rejected",
-                           to_string(v.worst), v.disturbed ? "yes" : "no", csv_field(causes), csv_field(v.reason));
+        out += fmt::format("{},{},{},{},{},{},{}\r\n", csv_field(v.host), csv_field(v.group),
+                           v.accepted ? "accepted" : "rejected", to_string(v.worst), v.disturbed ? "yes" : "no",
+                           csv_field(causes), csv_field(v.reason));
     }
     for (const Rejected& r : rejected) {
         out += fmt::format("{},,unreadable,,,,{}\r\n", csv_field(r.path), csv_field(r.reason));

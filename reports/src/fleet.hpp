@@ -17,9 +17,9 @@ struct NodeVerdict {
     std::string group;  // distro · GPU, whatever the matrix is grouped by
     Status worst = Status::Pass;
     bool accepted = true;
-    bool disturbed = false;           // some result carries a `disturbance`
+    bool disturbed = false;             // some result carries a `disturbance`
     std::vector<std::uint32_t> causes;  // into Fleet::causes
-    std::string reason;               // one line
+    std::string reason;                 // one line
 };
 
 // A root cause: a report's `causes` entry, or, for problems no cause explains, the check that failed.

@@ -26,8 +26,12 @@ constexpr double k_bottom = 30;
 constexpr double k_top = 12;
 constexpr double k_plot_width = 280;
 
-const char* colour_of(std::size_t i) { return k_palette[i % k_palette.size()]; }
-const char* dash_of(std::size_t i) { return k_dashes[(i + i / k_palette.size()) % k_dashes.size()]; }
+const char* colour_of(std::size_t i) {
+    return k_palette[i % k_palette.size()];
+}
+const char* dash_of(std::size_t i) {
+    return k_dashes[(i + i / k_palette.size()) % k_dashes.size()];
+}
 std::string dash_attr(std::size_t i) {
     return *dash_of(i) ? fmt::format(" stroke-dasharray=\"{}\"", dash_of(i)) : std::string();
 }
@@ -45,7 +49,11 @@ std::pair<std::string, std::uint64_t> series_and_size(const std::string& name) {
         ++digits;
     }
     const std::string unit = tail.substr(digits);
-    const int shift = unit.empty() || unit == "B" ? 0 : unit == "KiB" ? 10 : unit == "MiB" ? 20 : unit == "GiB" ? 30 : -1;
+    const int shift = unit.empty() || unit == "B" ? 0
+                      : unit == "KiB"             ? 10
+                      : unit == "MiB"             ? 20
+                      : unit == "GiB"             ? 30
+                                                  : -1;
     if (digits == 0 || digits > 12 || shift < 0) {
         return {name, 0};
     }
@@ -53,26 +61,35 @@ std::pair<std::string, std::uint64_t> series_and_size(const std::string& name) {
 }
 
 std::string size_label(std::uint64_t bytes) {
-    if (bytes >= (1ull << 30)) { return fmt::format("{}G", bytes >> 30); }
-    if (bytes >= (1ull << 20)) { return fmt::format("{}M", bytes >> 20); }
-    if (bytes >= (1ull << 10)) { return fmt::format("{}K", bytes >> 10); }
+    if (bytes >= (1ull << 30)) {
+        return fmt::format("{}G", bytes >> 30);
+    }
+    if (bytes >= (1ull << 20)) {
+        return fmt::format("{}M", bytes >> 20);
+    }
+    if (bytes >= (1ull << 10)) {
+        return fmt::format("{}K", bytes >> 10);
+    }
     return fmt::format("{}B", bytes);
 }
 
 // One legend entry: a short line drawn like the series, then its name in the series' colour.
 std::string legend_entry(double x, double y, std::size_t i, const std::string& name) {
-    return fmt::format("<g class=\"legend\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" stroke-width=\"2\"{4}/>"
-                       "<text x=\"{5}\" y=\"{6}\" fill=\"{3}\">{7}</text></g>",
-                       x, y - 4, x + 22, colour_of(i), dash_attr(i), x + 26, y, xml_escape(name));
+    return fmt::format(
+        "<g class=\"legend\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" stroke-width=\"2\"{4}/>"
+        "<text x=\"{5}\" y=\"{6}\" fill=\"{3}\">{7}</text></g>",
+        x, y - 4, x + 22, colour_of(i), dash_attr(i), x + 26, y, xml_escape(name));
 }
 
 // Horizontal grid and labels at round values from 0 to `top` (a multiple of `step`).
 std::string value_axis(double top, double step, double left, double right, const auto& y, const std::string& unit) {
-    std::string out = fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#999\"/>", left, y(top), y(0));
+    std::string out =
+        fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#999\"/>", left, y(top), y(0));
     for (double v = 0; v <= top + step / 2; v += step) {
-        out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#eee\"/>"
-                           "<text class=\"tick\" x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:g}</text>",
-                           left, y(v), right, y(v), left - 4, y(v) + 4, v);
+        out += fmt::format(
+            "<line class=\"grid\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#eee\"/>"
+            "<text class=\"tick\" x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:g}</text>",
+            left, y(v), right, y(v), left - 4, y(v) + 4, v);
     }
     return out + fmt::format("<text x=\"2\" y=\"{}\">{}</text>", k_top - 2 + 0, xml_escape(unit));
 }
@@ -124,33 +141,42 @@ std::string chart_svg(const std::string& title, const Series& series, const Ceil
     double step = 1;
     const double top = rounded_top(max_value, step);
     const double span = hi > lo ? std::log2(double(hi)) - std::log2(double(lo)) : 1.0;
-    const auto x = [&](std::uint64_t s) { return k_left + (std::log2(double(s)) - std::log2(double(lo))) / span * k_plot_width; };
+    const auto x = [&](std::uint64_t s) {
+        return k_left + (std::log2(double(s)) - std::log2(double(lo))) / span * k_plot_width;
+    };
     const auto y = [&](double v) { return k_top + (1.0 - v / top) * (k_height - k_top - k_bottom); };
-    std::string svg = fmt::format("<svg class=\"chart bandwidth\" width=\"{}\" height=\"{}\" role=\"img\"><title>{}</title>"
-                                  "<text x=\"{}\" y=\"{}\">median GB/s against transfer size (log scale)</text>",
-                                  k_width, k_height, xml_escape(title), k_left, k_height - 2);
+    std::string svg = fmt::format(
+        "<svg class=\"chart bandwidth\" width=\"{}\" height=\"{}\" role=\"img\"><title>{}</title>"
+        "<text x=\"{}\" y=\"{}\">median GB/s against transfer size (log scale)</text>",
+        k_width, k_height, xml_escape(title), k_left, k_height - 2);
     svg += value_axis(top, step, k_left, k_left + k_plot_width, y, "GB/s");
     std::size_t i = 0;
     for (const auto& [name, points] : med) {
         std::string pts;
         for (const auto& [size, v] : points) {
             pts += fmt::format("{:.1f},{:.1f} ", x(size), y(v));
-            svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"><title>{} {}: {:.2f} GB/s</title></circle>",
-                               x(size), y(v), colour_of(i), xml_escape(name), size_label(size), v);
+            svg += fmt::format(
+                "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"><title>{} {}: {:.2f} GB/s</title></circle>",
+                x(size), y(v), colour_of(i), xml_escape(name), size_label(size), v);
         }
-        svg += fmt::format("<polyline class=\"series\" data-series=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.8\"{} points=\"{}\"/>",
-                           xml_escape(name), colour_of(i), dash_attr(i), pts);
+        svg += fmt::format(
+            "<polyline class=\"series\" data-series=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.8\"{} "
+            "points=\"{}\"/>",
+            xml_escape(name), colour_of(i), dash_attr(i), pts);
         svg += legend_entry(k_left + k_plot_width + 14, k_top + 14 * (i + 1), i, name);
         ++i;
     }
     if (ceiling.gbps > 0) {
-        svg += fmt::format("<line class=\"ceiling\" x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#555\" stroke-width=\"1.2\" "
-                           "stroke-dasharray=\"1,3\"><title>{3}</title></line><text x=\"{4}\" y=\"{5:.1f}\" fill=\"#555\">{3}</text>",
-                           k_left, y(ceiling.gbps), k_left + k_plot_width, xml_escape(ceiling.label), k_left + 4, y(ceiling.gbps) - 3);
+        svg += fmt::format(
+            "<line class=\"ceiling\" x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#555\" "
+            "stroke-width=\"1.2\" "
+            "stroke-dasharray=\"1,3\"><title>{3}</title></line><text x=\"{4}\" y=\"{5:.1f}\" fill=\"#555\">{3}</text>",
+            k_left, y(ceiling.gbps), k_left + k_plot_width, xml_escape(ceiling.label), k_left + 4, y(ceiling.gbps) - 3);
     }
     // Sizes are powers of two; label every fourth power (×16), which is round in binary units.
     for (std::uint64_t s = lo; s <= hi && s > 0; s *= 16) {
-        svg += fmt::format("<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>", x(s), y(0) + 14, size_label(s));
+        svg += fmt::format("<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>", x(s),
+                           y(0) + 14, size_label(s));
     }
     return svg + "</svg>";
 }
@@ -188,24 +214,29 @@ std::string lanes_svg(const std::vector<Lane>& lanes, double serial_ms, const st
     constexpr double width = 340;
     const double height = 22.0 * static_cast<double>(lanes.size()) + 44;
     const auto x = [&](double v) { return left + v / top * width; };
-    std::string svg = fmt::format("<svg class=\"chart timeline overlap\" width=\"{}\" height=\"{}\" role=\"img\">", k_width, height);
+    std::string svg =
+        fmt::format("<svg class=\"chart timeline overlap\" width=\"{}\" height=\"{}\" role=\"img\">", k_width, height);
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         const Lane& l = lanes[i];
-        svg += fmt::format("<text x=\"2\" y=\"{}\">{}</text><rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"14\" fill=\"{}\">"
-                           "<title>{}: {:.3f}–{:.3f} ms</title></rect>",
-                           22 * i + 15, xml_escape(l.label), x(l.start), 22 * i + 4, std::max(1.0, x(l.end) - x(l.start)),
-                           colour_of(l.colour), xml_escape(l.label), l.start, l.end);
+        svg += fmt::format(
+            "<text x=\"2\" y=\"{}\">{}</text><rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"14\" fill=\"{}\">"
+            "<title>{}: {:.3f}–{:.3f} ms</title></rect>",
+            22 * i + 15, xml_escape(l.label), x(l.start), 22 * i + 4, std::max(1.0, x(l.end) - x(l.start)),
+            colour_of(l.colour), xml_escape(l.label), l.start, l.end);
     }
     const double axis_y = 22.0 * static_cast<double>(lanes.size()) + 6;
     for (double v = 0; v <= top + step / 2; v += step) {
-        svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"0\" x2=\"{0:.1f}\" y2=\"{1}\" stroke=\"#eee\"/>"
-                           "<text class=\"tick\" x=\"{0:.1f}\" y=\"{2}\" text-anchor=\"middle\">{3:g}</text>",
-                           x(v), axis_y, axis_y + 13, v);
+        svg += fmt::format(
+            "<line x1=\"{0:.1f}\" y1=\"0\" x2=\"{0:.1f}\" y2=\"{1}\" stroke=\"#eee\"/>"
+            "<text class=\"tick\" x=\"{0:.1f}\" y=\"{2}\" text-anchor=\"middle\">{3:g}</text>",
+            x(v), axis_y, axis_y + 13, v);
     }
     if (serial_ms > 0) {
-        svg += fmt::format("<line class=\"serial\" x1=\"{0:.1f}\" y1=\"0\" x2=\"{0:.1f}\" y2=\"{1}\" stroke=\"#333\" stroke-dasharray=\"4,3\">"
-                           "<title>one after the other: {2:.3f} ms</title></line>",
-                           x(serial_ms), axis_y, serial_ms);
+        svg += fmt::format(
+            "<line class=\"serial\" x1=\"{0:.1f}\" y1=\"0\" x2=\"{0:.1f}\" y2=\"{1}\" stroke=\"#333\" "
+            "stroke-dasharray=\"4,3\">"
+            "<title>one after the other: {2:.3f} ms</title></line>",
+            x(serial_ms), axis_y, serial_ms);
     }
     return svg + fmt::format("<text x=\"{}\" y=\"{}\">ms · {}</text></svg>", left, axis_y + 30, xml_escape(note));
 }
@@ -216,9 +247,11 @@ std::vector<Lane> overlap_lanes(const nlohmann::json& r, double& serial) {
     std::vector<Lane> lanes;
     serial = 0;
     std::size_t colour = 0;
-    for (const auto& [name, label] : std::vector<std::pair<const char*, const char*>>{
-             {"copy_alone_ms", "copy alone"}, {"kernel_alone_ms", "kernel alone"},
-             {"kernel_a_alone_ms", "kernel A alone"}, {"kernel_b_alone_ms", "kernel B alone"}}) {
+    for (const auto& [name, label] :
+         std::vector<std::pair<const char*, const char*>>{{"copy_alone_ms", "copy alone"},
+                                                          {"kernel_alone_ms", "kernel alone"},
+                                                          {"kernel_a_alone_ms", "kernel A alone"},
+                                                          {"kernel_b_alone_ms", "kernel B alone"}}) {
         const double v = value_of(r, name);
         if (v >= 0) {
             lanes.push_back({label, 0, v, colour++});
@@ -229,7 +262,8 @@ std::vector<Lane> overlap_lanes(const nlohmann::json& r, double& serial) {
     if (facts != r.end() && facts->is_array() && !facts->empty()) {
         colour = 0;
         for (const auto& iv : *facts) {
-            lanes.push_back({"together: " + iv.value("label", ""), iv.value("start_ms", 0.0), iv.value("end_ms", 0.0), colour++});
+            lanes.push_back(
+                {"together: " + iv.value("label", ""), iv.value("start_ms", 0.0), iv.value("end_ms", 0.0), colour++});
         }
     } else if (const double both = value_of(r, "both_ms"); both >= 0) {
         lanes.push_back({"together", 0, both, 4});
@@ -282,8 +316,9 @@ std::string bandwidth_charts_html(const Matrix& m, const ReportSet& set) {
             ++charts;
         }
     }
-    return out.empty() ? "<p class=\"muted\">No GB/s measurements named &lt;series&gt;_&lt;bytes&gt; in these reports.</p>\n"
-                       : "<div id=\"group-charts\">" + out + "</div>\n";
+    return out.empty()
+               ? "<p class=\"muted\">No GB/s measurements named &lt;series&gt;_&lt;bytes&gt; in these reports.</p>\n"
+               : "<div id=\"group-charts\">" + out + "</div>\n";
 }
 
 std::string overlap_charts_html(const ReportSet& set) {
@@ -300,16 +335,21 @@ std::string overlap_charts_html(const ReportSet& set) {
                 continue;
             }
             const double ratio = value_of(r, "overlap_ratio");
-            const std::string note = ratio >= 0 ? fmt::format("overlap_ratio {:.2f}; dashed: one after the other", ratio)
-                                                : std::string("dashed: one after the other");
-            out += fmt::format("<figure class=\"chart\"><figcaption>{} — {} {}</figcaption>{}</figure>\n",
-                               xml_escape(string_at(run.detail, "/environment/hostname")), xml_escape(r.value("id", "")),
-                               xml_escape(r.contains("device") && r["device"].is_number() ? fmt::format("[device {}]", r["device"].get<int>()) : ""),
-                               lanes_svg(lanes, lanes.size() > 1 ? serial : 0, note));
+            const std::string note = ratio >= 0
+                                         ? fmt::format("overlap_ratio {:.2f}; dashed: one after the other", ratio)
+                                         : std::string("dashed: one after the other");
+            out +=
+                fmt::format("<figure class=\"chart\"><figcaption>{} — {} {}</figcaption>{}</figure>\n",
+                            xml_escape(string_at(run.detail, "/environment/hostname")), xml_escape(r.value("id", "")),
+                            xml_escape(r.contains("device") && r["device"].is_number()
+                                           ? fmt::format("[device {}]", r["device"].get<int>())
+                                           : ""),
+                            lanes_svg(lanes, lanes.size() > 1 ? serial : 0, note));
             ++charts;
         }
     }
-    return out.empty() ? "<p class=\"muted\">No overlap measurements (copy_alone_ms, kernel_alone_ms, both_ms) or facts.timeline "
+    return out.empty() ? "<p class=\"muted\">No overlap measurements (copy_alone_ms, kernel_alone_ms, both_ms) or "
+                         "facts.timeline "
                          "in the runs shown.</p>\n"
                        : out;
 }
@@ -329,7 +369,8 @@ std::string sibling_charts_html(const ReportSet& set) {
             }
             for (const auto& mj : r.value("measurements", nlohmann::json::array())) {
                 if (mj.value("unit", "") == "GB/s" && mj.contains("value") && mj["value"].is_number()) {
-                    by_check[r.value("id", "")][mj.value("name", "")][r["device"].get<int>()] = mj["value"].get<double>();
+                    by_check[r.value("id", "")][mj.value("name", "")][r["device"].get<int>()] =
+                        mj["value"].get<double>();
                 }
             }
         }
@@ -356,7 +397,8 @@ std::string sibling_charts_html(const ReportSet& set) {
             const double plot_width = group_width * static_cast<double>(bars.size());
             const double width = std::max(k_width, k_left + plot_width + 20);
             const auto y = [&](double v) { return k_top + (1.0 - v / top) * (k_height - k_top - k_bottom - 40); };
-            std::string svg = fmt::format("<svg class=\"chart siblings\" width=\"{}\" height=\"{}\" role=\"img\">", width, k_height);
+            std::string svg =
+                fmt::format("<svg class=\"chart siblings\" width=\"{}\" height=\"{}\" role=\"img\">", width, k_height);
             svg += value_axis(top, step, k_left, k_left + plot_width, y, "GB/s");
             for (std::size_t b = 0; b < bars.size(); ++b) {
                 const double x0 = k_left + 6 + group_width * static_cast<double>(b);
@@ -364,22 +406,26 @@ std::string sibling_charts_html(const ReportSet& set) {
                 for (const int d : devices) {
                     const auto it = bars[b].second.find(d);
                     if (it != bars[b].second.end()) {
-                        svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{:.1f}\" fill=\"{}\"><title>device {}: {} "
-                                           "{:.2f} GB/s</title></rect>",
-                                           x0 + bar * static_cast<double>(i), y(it->second), bar - 1, y(0) - y(it->second),
-                                           colour_of(i), d, xml_escape(bars[b].first), it->second);
+                        svg += fmt::format(
+                            "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{:.1f}\" fill=\"{}\"><title>device "
+                            "{}: {} "
+                            "{:.2f} GB/s</title></rect>",
+                            x0 + bar * static_cast<double>(i), y(it->second), bar - 1, y(0) - y(it->second),
+                            colour_of(i), d, xml_escape(bars[b].first), it->second);
                     }
                     ++i;
                 }
-                svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" transform=\"rotate(30 {:.1f} {:.1f})\">{}</text>", x0, y(0) + 12, x0,
-                                   y(0) + 12, xml_escape(bars[b].first));
+                svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" transform=\"rotate(30 {:.1f} {:.1f})\">{}</text>",
+                                   x0, y(0) + 12, x0, y(0) + 12, xml_escape(bars[b].first));
             }
             std::size_t i = 0;
             for (const int d : devices) {
-                svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" fill=\"{}\">device {}</text>",
-                                   k_left + plot_width + 12 > width - 80 ? width - 80 : k_left + plot_width + 12, k_top + 14 * i,
-                                   colour_of(i), (k_left + plot_width + 12 > width - 80 ? width - 80 : k_left + plot_width + 12) + 14,
-                                   k_top + 14 * i + 9, colour_of(i), d);
+                svg += fmt::format(
+                    "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+                    "fill=\"{}\">device {}</text>",
+                    k_left + plot_width + 12 > width - 80 ? width - 80 : k_left + plot_width + 12, k_top + 14 * i,
+                    colour_of(i), (k_left + plot_width + 12 > width - 80 ? width - 80 : k_left + plot_width + 12) + 14,
+                    k_top + 14 * i + 9, colour_of(i), d);
                 ++i;
             }
             out += fmt::format("<figure class=\"chart\"><figcaption>{} — {}: each GPU</figcaption>{}</svg></figure>\n",
@@ -432,23 +478,29 @@ std::string trend_charts_html(const ReportSet& set) {
         const double last_run = static_cast<double>(runs.size() - 1);  // a structured binding: not captured (clang)
         const auto x = [&](std::size_t k) { return k_left + static_cast<double>(k) / last_run * k_plot_width; };
         const auto y = [&](double v) { return k_top + (1.0 - v / top) * (k_height - k_top - k_bottom); };
-        std::string svg = fmt::format("<svg class=\"chart trend\" width=\"{}\" height=\"{}\" role=\"img\">", k_width, k_height);
+        std::string svg =
+            fmt::format("<svg class=\"chart trend\" width=\"{}\" height=\"{}\" role=\"img\">", k_width, k_height);
         svg += value_axis(top, step, k_left, k_left + k_plot_width, y, "GB/s");
         for (std::size_t i = 0; i < series.size(); ++i) {
             std::string pts;
             for (const auto& [k, v] : series[i].second) {
                 pts += fmt::format("{:.1f},{:.1f} ", x(k), y(v));
-                svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"><title>{} run {}: {:.2f} GB/s</title></circle>",
-                                   x(k), y(v), colour_of(i), xml_escape(series[i].first), xml_escape(set.runs[runs[k]].run_id), v);
+                svg += fmt::format(
+                    "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"><title>{} run {}: {:.2f} "
+                    "GB/s</title></circle>",
+                    x(k), y(v), colour_of(i), xml_escape(series[i].first), xml_escape(set.runs[runs[k]].run_id), v);
             }
-            svg += fmt::format("<polyline class=\"series\" data-series=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.8\"{} points=\"{}\"/>",
-                               xml_escape(series[i].first), colour_of(i), dash_attr(i), pts);
+            svg += fmt::format(
+                "<polyline class=\"series\" data-series=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.8\"{} "
+                "points=\"{}\"/>",
+                xml_escape(series[i].first), colour_of(i), dash_attr(i), pts);
             svg += legend_entry(k_left + k_plot_width + 14, k_top + 14 * (i + 1), i, series[i].first);
         }
-        svg += fmt::format("<text x=\"{}\" y=\"{}\">{} runs, oldest left (in file-name order)</text></svg>", k_left, k_height - 2,
-                           runs.size());
-        out += fmt::format("<figure class=\"chart\"><figcaption>{} — key GB/s figures run over run</figcaption>{}</figure>\n",
-                           xml_escape(host), svg);
+        svg += fmt::format("<text x=\"{}\" y=\"{}\">{} runs, oldest left (in file-name order)</text></svg>", k_left,
+                           k_height - 2, runs.size());
+        out += fmt::format(
+            "<figure class=\"chart\"><figcaption>{} — key GB/s figures run over run</figcaption>{}</figure>\n",
+            xml_escape(host), svg);
         ++charts;
     }
     return out.empty() ? "<p class=\"muted\">No host with two or more runs carrying GB/s measurements.</p>\n" : out;

@@ -127,8 +127,8 @@ std::string html_page(const std::string& title, const std::string& body) {
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
            "script-src 'unsafe-inline'; img-src data:\">\n<title>" +
-           xml_escape(title) + "</title>\n<style>" + k_css + "</style>\n</head>\n<body>\n" + body +
-           "<script>" + k_js + "</script>\n</body>\n</html>\n";
+           xml_escape(title) + "</title>\n<style>" + k_css + "</style>\n</head>\n<body>\n" + body + "<script>" + k_js +
+           "</script>\n</body>\n</html>\n";
 }
 
 }  // namespace gpuconform

@@ -21,14 +21,18 @@ std::string measurements_html(const nlohmann::json& j) {
     if (it == j.end() || !it->is_array() || it->empty()) {
         return "";
     }
-    std::string out = "<table class=\"measurements\"><tr><th>measurement</th><th>value</th><th>unit</th><th>n</th><th>min</th><th>max</th></tr>";
+    std::string out =
+        "<table "
+        "class=\"measurements\"><tr><th>measurement</th><th>value</th><th>unit</th><th>n</th><th>min</th><th>max</th></"
+        "tr>";
     for (const auto& m : *it) {
         if (!m.is_object()) {
             continue;
         }
-        out += fmt::format("<tr><td class=\"check\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                           xml_escape(string_at(m, "/name")), optional_number(m, "value"), xml_escape(string_at(m, "/unit")),
-                           xml_escape(string_at(m, "/n")), optional_number(m, "min"), optional_number(m, "max"));
+        out += fmt::format(
+            "<tr><td class=\"check\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            xml_escape(string_at(m, "/name")), optional_number(m, "value"), xml_escape(string_at(m, "/unit")),
+            xml_escape(string_at(m, "/n")), optional_number(m, "min"), optional_number(m, "max"));
     }
     return out + "</table>";
 }
@@ -36,12 +40,12 @@ std::string measurements_html(const nlohmann::json& j) {
 std::string result_html(const nlohmann::json& j) {
     const CheckResult r = result_from_json_lenient(j);
     const std::string status = to_string(r.status);
-    std::string out = fmt::format("<section class=\"result st-{0}\" data-check=\"{1}\" data-status=\"{0}\"><h3>"
-                                  "<span class=\"worst\">{0}</span> <code>{1}</code>{2}</h3>"
-                                  "<p class=\"summary\">{3}</p>",
-                                  status, xml_escape(r.id),
-                                  r.device ? xml_escape(fmt::format(" on {}:{}", r.backend, *r.device)) : std::string(),
-                                  xml_escape(r.summary.empty() ? "(no summary)" : r.summary));
+    std::string out = fmt::format(
+        "<section class=\"result st-{0}\" data-check=\"{1}\" data-status=\"{0}\"><h3>"
+        "<span class=\"worst\">{0}</span> <code>{1}</code>{2}</h3>"
+        "<p class=\"summary\">{3}</p>",
+        status, xml_escape(r.id), r.device ? xml_escape(fmt::format(" on {}:{}", r.backend, *r.device)) : std::string(),
+        xml_escape(r.summary.empty() ? "(no summary)" : r.summary));
     if (!r.remediation.empty()) {
         out += "<p class=\"remediation\"><strong>Remediation:</strong> " + xml_escape(r.remediation) + "</p>";
     }
@@ -68,19 +72,19 @@ std::string render_report_html(const nlohmann::json& doc, const ReportSet& set) 
     std::string tally;
     for (std::size_t s = k_status_count; s-- > 0;) {
         if (counts[s]) {
-            tally += fmt::format("{2}<span class=\"st-{1}\">{0} {1}</span>", counts[s], to_string(status_at_severity(static_cast<int>(s))),
-                                 tally.empty() ? "" : " · ");
+            tally += fmt::format("{2}<span class=\"st-{1}\">{0} {1}</span>", counts[s],
+                                 to_string(status_at_severity(static_cast<int>(s))), tally.empty() ? "" : " · ");
         }
     }
     const Fleet f = build_fleet(set);
     const bool accepted = !f.nodes.empty() && f.nodes.front().accepted;
-    std::string body = fmt::format("<header class=\"top\"><div><h1>gpuconform report: {}</h1><p id=\"totals\">{} · {} · driver {} · "
-                                   "run {}</p></div><div id=\"fleet-counts\" class=\"counts-box {}\"><strong id=\"verdict\">{}</strong><br>{}"
-                                   "</div></header>\n",
-                                   xml_escape(host), xml_escape(string_at(doc, "/environment/distro/pretty_name")),
-                                   xml_escape(gpu_model(doc)), xml_escape(string_at(doc, "/backends/0/driver_version")),
-                                   xml_escape(string_at(doc, "/run/id")), accepted ? "good" : "bad",
-                                   accepted ? "accepted" : "rejected", tally);
+    std::string body = fmt::format(
+        "<header class=\"top\"><div><h1>gpuconform report: {}</h1><p id=\"totals\">{} · {} · driver {} · "
+        "run {}</p></div><div id=\"fleet-counts\" class=\"counts-box {}\"><strong id=\"verdict\">{}</strong><br>{}"
+        "</div></header>\n",
+        xml_escape(host), xml_escape(string_at(doc, "/environment/distro/pretty_name")), xml_escape(gpu_model(doc)),
+        xml_escape(string_at(doc, "/backends/0/driver_version")), xml_escape(string_at(doc, "/run/id")),
+        accepted ? "good" : "bad", accepted ? "accepted" : "rejected", tally);
     if (!f.nodes.empty()) {
         body += "<p id=\"reason\">" + xml_escape(f.nodes.front().reason) + "</p>\n";
     }

@@ -84,15 +84,15 @@ std::string testcase_xml(const CheckResult& r, const std::string& classname) {
     if (r.device) {
         name += fmt::format(" [{}:{}]", r.backend, *r.device);
     }
-    std::string out = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\">\n",
-                                  xml_text(classname), xml_text(name), r.duration_s);
+    std::string out = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\">\n", xml_text(classname),
+                                  xml_text(name), r.duration_s);
     const std::string body = r.remediation.empty() ? r.summary : r.summary + "\n" + r.remediation;
     if (r.status == Status::Fail) {
         out += fmt::format("      <failure type=\"fail\" message=\"{}\">{}</failure>\n", xml_text(r.summary),
                            xml_text(body));
     } else if (r.status == Status::Error) {
-        out += fmt::format("      <error type=\"error\" message=\"{}\">{}</error>\n", xml_text(r.summary),
-                           xml_text(body));
+        out +=
+            fmt::format("      <error type=\"error\" message=\"{}\">{}</error>\n", xml_text(r.summary), xml_text(body));
     } else if (r.status == Status::Skip) {
         out += fmt::format("      <skipped message=\"{}\"/>\n", xml_text(r.summary));
     } else {
@@ -128,7 +128,8 @@ std::string render_junit(const nlohmann::json& report) {
     const std::string host = xml_text(host_raw);
     const std::string stamp = xml_text(string_at(report, "/run/started"));
     for (const Suite& s : suites) {
-        const std::string suite_name = fmt::format("gpuconform.{}.{}", host_raw.empty() ? "unknown-host" : host_raw, s.name);
+        const std::string suite_name =
+            fmt::format("gpuconform.{}.{}", host_raw.empty() ? "unknown-host" : host_raw, s.name);
         tests += static_cast<int>(s.cases.size());
         failures += s.failures;
         errors += s.errors;
@@ -144,10 +145,11 @@ std::string render_junit(const nlohmann::json& report) {
         body += "  </testsuite>\n";
     }
     // <testsuites> has no skipped attribute in the Jenkins xUnit JUnit schema; the suites carry it.
-    return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                       "<testsuites name=\"gpuconform\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
-                       "time=\"{:.6f}\">\n{}</testsuites>\n",
-                       tests, failures, errors, time_s, body);
+    return fmt::format(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<testsuites name=\"gpuconform\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
+        "time=\"{:.6f}\">\n{}</testsuites>\n",
+        tests, failures, errors, time_s, body);
 }
 
 }  // namespace gpuconform

@@ -77,7 +77,8 @@ std::vector<GroupKey> parse_group_keys(const std::string& csv) {
         const std::string name = csv.substr(start, end - start);
         const auto key = group_key_from_string(name);
         if (!key) {
-            throw std::invalid_argument("unknown group key '" + name + "' (use distro, kernel, driver, runtime, torch, gpu, host)");
+            throw std::invalid_argument("unknown group key '" + name +
+                                        "' (use distro, kernel, driver, runtime, torch, gpu, host)");
         }
         keys.push_back(*key);
         start = end + 1;
@@ -94,9 +95,11 @@ int layer_rank(const std::string& id) {
     return static_cast<int>(it - order.begin());
 }
 
-void add_causes(const RunEntry& run, const std::string& label, std::map<std::string, std::uint32_t>& ids, Matrix& m, Cell& cell) {
+void add_causes(const RunEntry& run, const std::string& label, std::map<std::string, std::uint32_t>& ids, Matrix& m,
+                Cell& cell) {
     for (const RunCause& c : run.causes) {
-        if (std::none_of(c.results.begin(), c.results.end(), [&](const std::string& r) { return cause_names_label(r, label); })) {
+        if (std::none_of(c.results.begin(), c.results.end(),
+                         [&](const std::string& r) { return cause_names_label(r, label); })) {
             continue;
         }
         const auto [it, fresh] = ids.emplace(c.title, static_cast<std::uint32_t>(m.cause_titles.size()));

@@ -17,8 +17,8 @@ inline constexpr std::size_t k_status_count = 6;
 
 struct Cell {
     std::array<std::uint32_t, k_status_count> counts{};  // indexed by severity()
-    std::vector<std::uint32_t> hosts;                     // runs behind skip/warn/fail/error results, into Matrix::run_hosts
-    std::vector<std::uint32_t> causes;                    // reports' root causes naming these results, into Matrix::cause_titles
+    std::vector<std::uint32_t> hosts;   // runs behind skip/warn/fail/error results, into Matrix::run_hosts
+    std::vector<std::uint32_t> causes;  // reports' root causes naming these results, into Matrix::cause_titles
 
     std::uint32_t total() const;
     Status worst() const;  // only meaningful when total() > 0

@@ -11,8 +11,8 @@ namespace gpuconform {
 namespace {
 
 struct UnitRule {
-    std::string_view unit;     // as the report writes it
-    std::string_view suffix;   // base unit in the metric name ("" for plain numbers)
+    std::string_view unit;    // as the report writes it
+    std::string_view suffix;  // base unit in the metric name ("" for plain numbers)
     double scale;
     std::array<std::string_view, 3> name_tokens;  // unit spellings dropped from the measurement name
 };
@@ -81,8 +81,8 @@ PrometheusQuantity prometheus_quantity(std::string_view check_id, std::string_vi
     }
     // Words promtool reads as abbreviated units ("kernel_b_alone") join the word before them,
     // and a trailing count/total (reserved suffixes) is dropped: the metric is a gauge.
-    constexpr std::array<std::string_view, 14> k_unit_lookalikes{"s", "ms", "us", "ns", "sec", "b", "kb",
-                                                                 "mb", "gb", "tb", "pb", "m", "h", "d"};
+    constexpr std::array<std::string_view, 14> k_unit_lookalikes{"s",  "ms", "us", "ns", "sec", "b", "kb",
+                                                                 "mb", "gb", "tb", "pb", "m",   "h", "d"};
     std::string quantity;
     auto words = split_words(prometheus_name_part(name));
     if (words.size() > 1 && (words.back() == "count" || words.back() == "total")) {
@@ -107,7 +107,8 @@ PrometheusQuantity prometheus_quantity(std::string_view check_id, std::string_vi
     if (rule != nullptr) {
         q.scale = rule->scale;
         if (!rule->suffix.empty()) {
-            q.metric += "_" + std::string(rule->suffix);
+            q.metric += '_';  // appended piecewise: "_" + string trips GCC 12's false -Wrestrict (PR 105651)
+            q.metric += rule->suffix;
         }
     }
     return q;

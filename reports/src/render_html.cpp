@@ -18,10 +18,11 @@ bool is_problem(const Cell& cell) {
 }
 
 std::string filters_html(const Matrix& m, bool problems) {
-    std::string out = fmt::format("<div class=\"filters\">\n<label class=\"toggle\"><input type=\"checkbox\" id=\"problems-only\"{}> "
-                                  "problems only (warn, fail, error)</label>\n"
-                                  "<fieldset id=\"status-filter\"><legend>Show checks whose cell is</legend>\n",
-                                  problems ? " checked" : "");
+    std::string out = fmt::format(
+        "<div class=\"filters\">\n<label class=\"toggle\"><input type=\"checkbox\" id=\"problems-only\"{}> "
+        "problems only (warn, fail, error)</label>\n"
+        "<fieldset id=\"status-filter\"><legend>Show checks whose cell is</legend>\n",
+        problems ? " checked" : "");
     for (const char* s : k_filter_statuses) {
         out += fmt::format("<label class=\"st-{0}\"><input type=\"checkbox\" value=\"{0}\" checked> {1}</label>\n", s,
                            std::string(s) == "none" ? "no result" : s);
@@ -65,7 +66,8 @@ std::string problem_counts(const Cell& cell) {
             ok += cell.counts[sev];
         }
     }
-    return out.empty() ? fmt::format("{} ok", ok) : out + (ok ? fmt::format(" <span class=\"muted\">/ {} ok</span>", ok) : "");
+    return out.empty() ? fmt::format("{} ok", ok)
+                       : out + (ok ? fmt::format(" <span class=\"muted\">/ {} ok</span>", ok) : "");
 }
 
 std::string column_head(const Matrix& m, std::size_t c, bool problem) {
@@ -73,9 +75,10 @@ std::string column_head(const Matrix& m, std::size_t c, bool problem) {
     for (const std::string& v : m.columns[c]) {
         lines += "<span>" + xml_escape(v.empty() ? "(unknown)" : v) + "</span>";
     }
-    return fmt::format("<th data-col=\"{}\" data-problem=\"{}\" title=\"{} ({} runs)\"><div class=\"colhead\">{}</div>"
-                       "<span class=\"muted\">{} runs</span></th>",
-                       c, problem ? 1 : 0, xml_escape(m.column_title(c)), m.column_runs[c], lines, m.column_runs[c]);
+    return fmt::format(
+        "<th data-col=\"{}\" data-problem=\"{}\" title=\"{} ({} runs)\"><div class=\"colhead\">{}</div>"
+        "<span class=\"muted\">{} runs</span></th>",
+        c, problem ? 1 : 0, xml_escape(m.column_title(c)), m.column_runs[c], lines, m.column_runs[c]);
 }
 
 std::string matrix_html(const Matrix& m, const ReportSet& set) {
@@ -85,7 +88,9 @@ std::string matrix_html(const Matrix& m, const ReportSet& set) {
             column_problem[c] = column_problem[c] || is_problem(row[c]);
         }
     }
-    std::string out = "<div class=\"matrix-wrap\" id=\"matrix-wrap\"><table id=\"matrix\">\n<thead><tr><th class=\"corner\">check</th>";
+    std::string out =
+        "<div class=\"matrix-wrap\" id=\"matrix-wrap\"><table id=\"matrix\">\n<thead><tr><th "
+        "class=\"corner\">check</th>";
     for (std::size_t c = 0; c < m.columns.size(); ++c) {
         out += column_head(m, c, column_problem[c]);
     }
@@ -102,13 +107,15 @@ std::string matrix_html(const Matrix& m, const ReportSet& set) {
             }
             const std::string worst = to_string(cell.worst());
             const std::string causes = m.cell_causes(cell);
-            out += fmt::format("<td class=\"cell st-{0}\" data-col=\"{1}\" data-status=\"{0}\" title=\"{2}\">", worst, c,
-                               xml_escape(m.rows[r] + " in " + m.column_title(c) + ": " + cell.text() +
-                                          (causes.empty() ? "" : "; causes: " + causes)));
+            out +=
+                fmt::format("<td class=\"cell st-{0}\" data-col=\"{1}\" data-status=\"{0}\" title=\"{2}\">", worst, c,
+                            xml_escape(m.rows[r] + " in " + m.column_title(c) + ": " + cell.text() +
+                                       (causes.empty() ? "" : "; causes: " + causes)));
             if (cell.hosts.empty()) {
                 out += "<span class=\"counts\">" + problem_counts(cell) + "</span>";
             } else {
-                out += fmt::format("<details><summary class=\"counts\">{}</summary>{}<ul>{}</ul></details>", problem_counts(cell),
+                out += fmt::format("<details><summary class=\"counts\">{}</summary>{}<ul>{}</ul></details>",
+                                   problem_counts(cell),
                                    causes.empty() ? "" : "<p class=\"cause\">" + xml_escape(causes) + "</p>",
                                    host_links(m, set, cell));
             }
@@ -124,8 +131,9 @@ std::string matrix_html(const Matrix& m, const ReportSet& set) {
 std::string fingerprint_html(const nlohmann::json& d) {
     std::string gpus;
     for (const auto& dev : d.value("devices", nlohmann::json::array())) {
-        gpus += (gpus.empty() ? "" : "; ") + fmt::format("{} {} {}", string_at(dev, "/backend") + ":" + string_at(dev, "/index"),
-                                                        string_at(dev, "/name"), string_at(dev, "/arch"));
+        gpus += (gpus.empty() ? "" : "; ") + fmt::format("{} {} {}",
+                                                         string_at(dev, "/backend") + ":" + string_at(dev, "/index"),
+                                                         string_at(dev, "/name"), string_at(dev, "/arch"));
     }
     const std::vector<std::pair<const char*, std::string>> rows = {
         {"host", string_at(d, "/environment/hostname")},
@@ -155,26 +163,29 @@ std::string run_html(std::size_t index, const nlohmann::json& d) {
     std::string out = fmt::format("<details class=\"run\" id=\"run-{}\"><summary>{} — {}</summary>\n", index,
                                   xml_escape(string_at(d, "/environment/hostname")),
                                   xml_escape(string_at(d, "/environment/distro/pretty_name")));
-    out += fingerprint_html(d) + "<table class=\"results\"><tr><th>status</th><th>check</th><th>device</th>"
-                                 "<th>summary</th><th>remediation</th></tr>\n";
+    out += fingerprint_html(d) +
+           "<table class=\"results\"><tr><th>status</th><th>check</th><th>device</th>"
+           "<th>summary</th><th>remediation</th></tr>\n";
     for (const auto& j : d.value("results", nlohmann::json::array())) {
         const CheckResult r = result_from_json_lenient(j);
         const std::string status = to_string(r.status);
-        out += fmt::format("<tr><td class=\"st-{0}\">{0}</td><td class=\"check\">{1}</td><td>{2}</td><td>{3}</td><td>{4}</td></tr>\n",
-                           status, xml_escape(r.id), r.device ? xml_escape(fmt::format("{}:{}", r.backend, *r.device)) : "",
-                           xml_escape(r.summary), xml_escape(r.remediation));
+        out += fmt::format(
+            "<tr><td class=\"st-{0}\">{0}</td><td class=\"check\">{1}</td><td>{2}</td><td>{3}</td><td>{4}</td></tr>\n",
+            status, xml_escape(r.id), r.device ? xml_escape(fmt::format("{}:{}", r.backend, *r.device)) : "",
+            xml_escape(r.summary), xml_escape(r.remediation));
     }
     return out + "</table></details>\n";
 }
 
 // The counts that open every fleet page, top right: what needs action out of how many.
 std::string fleet_counts_html(const Fleet& f) {
-    return fmt::format("<div id=\"fleet-counts\" class=\"counts-box{}\"><strong><span id=\"count-rejected\">{}</span> of "
-                       "<span id=\"count-nodes\">{}</span> nodes need action</strong><br>"
-                       "<span class=\"st-fail\"><span id=\"count-failed\">{}</span> failed</span> · "
-                       "<span class=\"st-error\"><span id=\"count-errored\">{}</span> errored</span> · "
-                       "<span><span id=\"count-disturbed\">{}</span> disturbed by another GPU user</span></div>\n",
-                       f.rejected_nodes() ? " bad" : " good", f.rejected_nodes(), f.nodes.size(), f.failed, f.errored, f.disturbed);
+    return fmt::format(
+        "<div id=\"fleet-counts\" class=\"counts-box{}\"><strong><span id=\"count-rejected\">{}</span> of "
+        "<span id=\"count-nodes\">{}</span> nodes need action</strong><br>"
+        "<span class=\"st-fail\"><span id=\"count-failed\">{}</span> failed</span> · "
+        "<span class=\"st-error\"><span id=\"count-errored\">{}</span> errored</span> · "
+        "<span><span id=\"count-disturbed\">{}</span> disturbed by another GPU user</span></div>\n",
+        f.rejected_nodes() ? " bad" : " good", f.rejected_nodes(), f.nodes.size(), f.failed, f.errored, f.disturbed);
 }
 
 std::string causes_html(const Fleet& f, const ReportSet& set) {
@@ -185,16 +196,19 @@ std::string causes_html(const Fleet& f, const ReportSet& set) {
     for (std::size_t c = 0; c < f.causes.size(); ++c) {
         const FleetCause& cause = f.causes[c];
         out += fmt::format("<li data-cause=\"{}\"><strong>{}</strong> <span class=\"muted\">({}, {} node{})</span>", c,
-                           xml_escape(cause.title), xml_escape(cause.kind), cause.runs.size(), cause.runs.size() == 1 ? "" : "s");
+                           xml_escape(cause.title), xml_escape(cause.kind), cause.runs.size(),
+                           cause.runs.size() == 1 ? "" : "s");
         if (!cause.fix.empty()) {
             out += "<br>Fix: " + xml_escape(cause.fix);
         }
         out += "<br><span class=\"nodes\">";
         for (std::size_t i = 0; i < cause.runs.size() && i < k_html_nodes_per_cause; ++i) {
-            out += fmt::format("<a class=\"node\" href=\"#node-{}\">{}</a> ", cause.runs[i], xml_escape(f.nodes[cause.runs[i]].host));
+            out += fmt::format("<a class=\"node\" href=\"#node-{}\">{}</a> ", cause.runs[i],
+                               xml_escape(f.nodes[cause.runs[i]].host));
         }
         if (cause.runs.size() > k_html_nodes_per_cause) {
-            out += fmt::format("<a href=\"#nodes\">+{} more in the node list</a>", cause.runs.size() - k_html_nodes_per_cause);
+            out += fmt::format("<a href=\"#nodes\">+{} more in the node list</a>",
+                               cause.runs.size() - k_html_nodes_per_cause);
         }
         out += "</span></li>\n";
     }
@@ -204,9 +218,10 @@ std::string causes_html(const Fleet& f, const ReportSet& set) {
 
 // Node table rows: the acceptance record, or on the fleet page the nodes that need action.
 std::string node_table_html(const Fleet& f, const ReportSet& set, bool all) {
-    std::string out = "<table id=\"nodes\" class=\"nodes sortable\"><thead><tr><th data-sort=\"text\">host</th>"
-                      "<th data-sort=\"text\">group</th><th data-sort=\"text\">verdict</th><th data-sort=\"severity\">worst</th>"
-                      "<th data-sort=\"text\">reason</th><th data-sort=\"text\">root causes</th></tr></thead>\n<tbody>\n";
+    std::string out =
+        "<table id=\"nodes\" class=\"nodes sortable\"><thead><tr><th data-sort=\"text\">host</th>"
+        "<th data-sort=\"text\">group</th><th data-sort=\"text\">verdict</th><th data-sort=\"severity\">worst</th>"
+        "<th data-sort=\"text\">reason</th><th data-sort=\"text\">root causes</th></tr></thead>\n<tbody>\n";
     std::size_t rows = 0;
     // Rejected first, then by host: the printed record leads with what needs action.
     std::vector<const NodeVerdict*> order;
@@ -228,10 +243,12 @@ std::string node_table_html(const Fleet& f, const ReportSet& set, bool all) {
         const std::string host = set.runs[v.run].detail.is_null()
                                      ? xml_escape(v.host)
                                      : fmt::format("<a href=\"#run-{}\">{}</a>", v.run, xml_escape(v.host));
-        out += fmt::format("<tr id=\"node-{0}\" data-verdict=\"{1}\"><td class=\"host\">{2}</td><td>{3}</td>"
-                           "<td class=\"verdict {1}\">{1}</td><td class=\"st-{4}\" data-key=\"{5}\">{4}</td><td>{6}</td><td>{7}</td></tr>\n",
-                           v.run, v.accepted ? "accepted" : "rejected", host, xml_escape(v.group), to_string(v.worst),
-                           severity(v.worst), xml_escape(v.reason), xml_escape(causes));
+        out += fmt::format(
+            "<tr id=\"node-{0}\" data-verdict=\"{1}\"><td class=\"host\">{2}</td><td>{3}</td>"
+            "<td class=\"verdict {1}\">{1}</td><td class=\"st-{4}\" "
+            "data-key=\"{5}\">{4}</td><td>{6}</td><td>{7}</td></tr>\n",
+            v.run, v.accepted ? "accepted" : "rejected", host, xml_escape(v.group), to_string(v.worst),
+            severity(v.worst), xml_escape(v.reason), xml_escape(causes));
         ++rows;
     }
     if (rows == 0) {
@@ -261,8 +278,9 @@ std::string hosts_html(const ReportSet& set) {
         }
     }
     if (shown < set.runs.size()) {
-        out += fmt::format("<p class=\"muted\">Details shown for the first {} of {} runs; the matrix counts all of them.</p>\n",
-                           shown, set.runs.size());
+        out += fmt::format(
+            "<p class=\"muted\">Details shown for the first {} of {} runs; the matrix counts all of them.</p>\n", shown,
+            set.runs.size());
     }
     return out;
 }
@@ -276,10 +294,11 @@ bool has_problem_cell(const Matrix& m) {
 
 std::string render_html(const Matrix& m, const ReportSet& set) {
     const Fleet f = build_fleet(set);
-    std::string body = "<header class=\"top\"><div><h1>gpuconform fleet</h1>\n" +
-                       fmt::format("<p id=\"totals\">{} runs in {} groups, {} checks; {} of {} inputs rejected.</p></div>\n",
-                                   m.run_hosts.size(), m.columns.size(), m.rows.size(), m.rejected.size(), m.files_seen) +
-                       fleet_counts_html(f) + "</header>\n";
+    std::string body =
+        "<header class=\"top\"><div><h1>gpuconform fleet</h1>\n" +
+        fmt::format("<p id=\"totals\">{} runs in {} groups, {} checks; {} of {} inputs rejected.</p></div>\n",
+                    m.run_hosts.size(), m.columns.size(), m.rows.size(), m.rejected.size(), m.files_seen) +
+        fleet_counts_html(f) + "</header>\n";
     body += rejected_inputs_html(m.rejected);
     body += "<h2>Root causes</h2>\n" + causes_html(f, set);
     body += "<h2>Nodes that need action</h2>\n" + node_table_html(f, set, false);
@@ -294,14 +313,17 @@ std::string render_html(const Matrix& m, const ReportSet& set) {
 
 std::string render_acceptance_html(const Fleet& f, const Matrix& m, const ReportSet& set) {
     std::string body = "<header class=\"top\"><div><h1>gpuconform acceptance record</h1>\n" +
-                       fmt::format("<p id=\"totals\">{} nodes; {} of {} inputs rejected. A node is rejected when any result is "
-                                   "fail or error; warn is accepted.</p></div>\n",
-                                   f.nodes.size(), m.rejected.size(), m.files_seen) +
+                       fmt::format(
+                           "<p id=\"totals\">{} nodes; {} of {} inputs rejected. A node is rejected when any result is "
+                           "fail or error; warn is accepted.</p></div>\n",
+                           f.nodes.size(), m.rejected.size(), m.files_seen) +
                        fleet_counts_html(f) + "</header>\n";
     body += rejected_inputs_html(m.rejected);
     body += "<p class=\"noprint muted\">Click a column header to sort.</p>\n" + node_table_html(f, set, true);
     body += "<h2>Root causes</h2>\n" + causes_html(f, set);
-    body += "<p class=\"signature\">Accepted by: ____________________ &nbsp; Date: ____________ &nbsp; Rack: ____________</p>\n";
+    body +=
+        "<p class=\"signature\">Accepted by: ____________________ &nbsp; Date: ____________ &nbsp; Rack: "
+        "____________</p>\n";
     return html_page("gpuconform acceptance record", body);
 }
 

@@ -51,9 +51,12 @@ nlohmann::json matrix_to_json(const Matrix& m) {
     for (const GroupKey k : m.by) {
         by.push_back(k_group_key_names[static_cast<int>(k)]);
     }
-    return {{"schema", "gpuconform-matrix"}, {"schema_version", "1.0"}, {"by", by},
+    return {{"schema", "gpuconform-matrix"},
+            {"schema_version", "1.0"},
+            {"by", by},
             {"inputs", {{"files", m.files_seen}, {"runs", m.run_hosts.size()}, {"rejected", rejected}}},
-            {"columns", columns}, {"rows", rows}};
+            {"columns", columns},
+            {"rows", rows}};
 }
 
 std::string render_matrix_junit(const Matrix& m) {
@@ -71,33 +74,42 @@ std::string render_matrix_junit(const Matrix& m) {
             }
             ++tests;
             const std::string msg = cell.text() + "; hosts: " + host_list(m, cell, 20);
-            cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(m.column_title(c)), xml_escape(m.rows[r]));
+            cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(m.column_title(c)),
+                                 xml_escape(m.rows[r]));
             if (severity(cell.worst()) >= severity(Status::Fail)) {
                 ++failures;
-                cases += fmt::format("      <failure type=\"{}\" message=\"{}\"/>\n", to_string(cell.worst()), xml_escape(msg));
+                cases += fmt::format("      <failure type=\"{}\" message=\"{}\"/>\n", to_string(cell.worst()),
+                                     xml_escape(msg));
             } else {
                 cases += fmt::format("      <system-out>{}</system-out>\n", xml_escape(msg));
             }
             cases += "    </testcase>\n";
         }
-        body += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n{}  </testsuite>\n",
-                            xml_escape(m.column_title(c)), tests, failures, cases);
+        body += fmt::format(
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n{}  </testsuite>\n",
+            xml_escape(m.column_title(c)), tests, failures, cases);
         total_tests += tests;
         total_failures += failures;
     }
     if (!m.rejected.empty()) {
         std::string cases;
         for (const Rejected& r : m.rejected) {
-            cases += fmt::format("    <testcase classname=\"inputs\" name=\"{}\">\n      <failure type=\"rejected\" message=\"{}\"/>\n    </testcase>\n",
-                                 xml_escape(r.path), xml_escape(r.reason));
+            cases += fmt::format(
+                "    <testcase classname=\"inputs\" name=\"{}\">\n      <failure type=\"rejected\" message=\"{}\"/>\n  "
+                "  </testcase>\n",
+                xml_escape(r.path), xml_escape(r.reason));
         }
-        body += fmt::format("  <testsuite name=\"rejected inputs\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n{}  </testsuite>\n",
-                            m.rejected.size(), m.rejected.size(), cases);
+        body += fmt::format(
+            "  <testsuite name=\"rejected inputs\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n{}  "
+            "</testsuite>\n",
+            m.rejected.size(), m.rejected.size(), cases);
         total_tests += static_cast<int>(m.rejected.size());
         total_failures += static_cast<int>(m.rejected.size());
     }
-    return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpuconform matrix\" tests=\"{}\" failures=\"{}\">\n{}</testsuites>\n",
-                       total_tests, total_failures, body);
+    return fmt::format(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpuconform matrix\" tests=\"{}\" "
+        "failures=\"{}\">\n{}</testsuites>\n",
+        total_tests, total_failures, body);
 }
 
 }  // namespace gpuconform

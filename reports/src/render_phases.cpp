@@ -110,7 +110,8 @@ std::string render_phases(const nlohmann::json& report) {
         }
         const double d = r["duration_s"].get<double>();
         std::string label = r.value("id", nlohmann::json()).is_string() ? r["id"].get<std::string>() : "?";
-        if (r.value("device", nlohmann::json()).is_number_integer() && r.value("backend", nlohmann::json()).is_string()) {
+        if (r.value("device", nlohmann::json()).is_number_integer() &&
+            r.value("backend", nlohmann::json()).is_string()) {
             label += fmt::format(" [{}:{}]", r["backend"].get<std::string>(), r["device"].get<int>());
         }
         checks.emplace_back(d, label);

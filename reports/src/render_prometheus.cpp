@@ -76,8 +76,8 @@ void add_run_metrics(const nlohmann::json& report, Exposition& out) {
     out.add("gpuconform_info", "Facts about the node of the last gpuconform run (value always 1).",
             label("host", string_at(report, "/environment/hostname")) + "," +
                 label("distro", string_at(report, "/environment/distro/pretty_name")) + "," +
-                label("kernel", string_at(report, "/environment/kernel")) + "," + label("driver", first_driver(report)) +
-                "," + label("gpu", gpu_model(report)),
+                label("kernel", string_at(report, "/environment/kernel")) + "," +
+                label("driver", first_driver(report)) + "," + label("gpu", gpu_model(report)),
             1);
     out.add("gpuconform_build_info", "The gpuconform that wrote the last report (value always 1).",
             label("version", string_at(report, "/tool/version")), 1);
@@ -115,8 +115,9 @@ std::string render_report_prometheus(const nlohmann::json& report) {
                 continue;
             }
             const auto q = prometheus_quantity(r.id, m.name, m.unit);
-            out.add(q.metric, fmt::format("{} of {} in the last gpuconform run (reported in {}).", m.name, r.id, q.unit),
-                    device, *m.value * q.scale);
+            out.add(q.metric,
+                    fmt::format("{} of {} in the last gpuconform run (reported in {}).", m.name, r.id, q.unit), device,
+                    *m.value * q.scale);
         }
     }
     return out.text();
@@ -129,7 +130,8 @@ std::string render_matrix_prometheus(const Matrix& m) {
     for (std::size_t c = 0; c < m.columns.size(); ++c) {
         std::string group;
         for (std::size_t k = 0; k < m.by.size(); ++k) {
-            group += "," + label(k_group_key_names[static_cast<int>(m.by[k])], m.columns[c][k]);
+            group += ',';  // piecewise: "," + string trips GCC 12's false -Wrestrict (PR 105651)
+            group += label(k_group_key_names[static_cast<int>(m.by[k])], m.columns[c][k]);
         }
         for (std::size_t r = 0; r < m.rows.size(); ++r) {
             const Cell& cell = m.cells[r][c];
@@ -145,8 +147,9 @@ std::string render_matrix_prometheus(const Matrix& m) {
             }
         }
     }
-    out += "# HELP gpuconform_matrix_rejected_inputs Input files the roll-up could not read.\n"
-           "# TYPE gpuconform_matrix_rejected_inputs gauge\n";
+    out +=
+        "# HELP gpuconform_matrix_rejected_inputs Input files the roll-up could not read.\n"
+        "# TYPE gpuconform_matrix_rejected_inputs gauge\n";
     out += fmt::format("gpuconform_matrix_rejected_inputs {}\n", m.rejected.size());
     return out;
 }

@@ -70,10 +70,10 @@ std::string render_report_terminal(const nlohmann::json& doc, bool colour) {
     for (const auto& j : doc.at("results")) {
         const CheckResult r = result_from_json_lenient(j);
         const std::string status = fmt::format("{:<5}", to_string(r.status));
-        const char* paint = r.status == Status::Pass   ? "\x1b[32m"
+        const char* paint = r.status == Status::Pass                                ? "\x1b[32m"
                             : r.status == Status::Fail || r.status == Status::Error ? "\x1b[31m"
-                            : r.status == Status::Warn ? "\x1b[33m"
-                                                       : "\x1b[2m";
+                            : r.status == Status::Warn                              ? "\x1b[33m"
+                                                                                    : "\x1b[2m";
         out += fmt::format("{} {:<40} {:<8} {}\n", colour ? paint + status + "\x1b[0m" : status, terminal_safe(r.id),
                            terminal_safe(device_of(r)), terminal_safe(r.summary));
         if (r.status != Status::Pass && !r.remediation.empty()) {

@@ -46,7 +46,8 @@ void walk_folder(const fs::path& root, std::vector<std::string>& paths, std::vec
         if (!entry_ec && fs::is_directory(link)) {
             // Try to enter it; an unreadable one is named and skipped, not the end of the scan.
             if (::access(p.c_str(), R_OK | X_OK) != 0) {
-                rejected.push_back({p.string(), "cannot list folder: " + std::error_code(errno, std::generic_category()).message()});
+                rejected.push_back(
+                    {p.string(), "cannot list folder: " + std::error_code(errno, std::generic_category()).message()});
                 it.disable_recursion_pending();
             }
         } else if (p.extension() == ".json") {

@@ -26,7 +26,8 @@ using Json = nlohmann::json;
 // Tracks where in the document each SAX event is, and keeps only the fields the roll-up reads.
 class ScanHandler : public nlohmann::json_sax<Json> {
 public:
-    ScanHandler(bool want_measurements, std::size_t text_size) : size(text_size), m_want_measurements(want_measurements) {}
+    ScanHandler(bool want_measurements, std::size_t text_size)
+        : size(text_size), m_want_measurements(want_measurements) {}
 
     std::size_t size;  // of the text parsed: an error at its end means the text stopped early
     ScannedReport report;
@@ -154,7 +155,10 @@ private:
                                       : "";
         std::string key;
         for (std::size_t i = 0; i < m_frames.size(); ++i) {
-            key += (i ? "." : "") + (m_frames[i].array ? std::string("#") : m_frames[i].key);
+            if (i != 0) {
+                key += '.';  // piecewise: "." + string trips GCC 12's false -Wrestrict (PR 105651)
+            }
+            key += m_frames[i].array ? std::string("#") : m_frames[i].key;
         }
         error = where + "'" + key + "' is " + found + ", not " + wanted;
         return false;

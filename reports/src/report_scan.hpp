@@ -15,7 +15,7 @@ namespace gpuconform {
 // The keys reports can be grouped by (`--by`), in this order everywhere.
 enum class GroupKey { Distro, Kernel, Driver, Runtime, Torch, Gpu, Host };
 inline constexpr std::array<const char*, 7> k_group_key_names{"distro", "kernel", "driver", "runtime",
-                                                              "torch", "gpu", "host"};
+                                                              "torch",  "gpu",    "host"};
 std::optional<GroupKey> group_key_from_string(std::string_view s);
 using GroupValues = std::array<std::string, k_group_key_names.size()>;
 
@@ -26,8 +26,8 @@ struct ScannedMeasurement {
     std::optional<double> min;  // the measurement's own spread, when it had several samples
     std::optional<double> max;
     int n = 1;
-    std::string direction;  // "higher", "lower", "none"; empty in reports before schema 1.1
-    std::string role;       // "key", "diagnostic"; empty likewise
+    std::string direction;        // "higher", "lower", "none"; empty in reports before schema 1.1
+    std::string role;             // "key", "diagnostic"; empty likewise
     std::vector<double> samples;  // `run --repeat`: each repetition's value
 };
 
@@ -60,9 +60,9 @@ std::optional<ScannedReport> read_report_file(const std::string& path, bool want
                                               std::string& error);
 
 // Parses `text`. The fields read are type-checked (a string id and status, an integer device in
-// range, a numeric value); a wrong type rejects the report, naming the field. Returns the report, or sets `error` to why it cannot be rolled up (not JSON,
-// truncated, not a gpuconform report, unknown schema major version, a result without id/status).
-// Measurements are kept only when `want_measurements`.
+// range, a numeric value); a wrong type rejects the report, naming the field. Returns the report, or sets `error` to
+// why it cannot be rolled up (not JSON, truncated, not a gpuconform report, unknown schema major version, a result
+// without id/status). Measurements are kept only when `want_measurements`.
 std::optional<ScannedReport> scan_report(std::string_view text, bool want_measurements, std::string& error);
 
 // "id" or "id [cuda:0]": how a result is named when devices are told apart.

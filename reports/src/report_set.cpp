@@ -119,8 +119,9 @@ void scan_one(const std::string& path, std::string& text, bool keep_detail, cons
                                           direction_from_string(m.direction), role_from_string(m.role), m.samples});
         }
     }
-    const bool has_problem = std::any_of(entry.results.begin(), entry.results.end(),
-                                         [](const ResultEntry& r) { return severity(r.status) > severity(Status::Info); });
+    const bool has_problem = std::any_of(entry.results.begin(), entry.results.end(), [](const ResultEntry& r) {
+        return severity(r.status) > severity(Status::Info);
+    });
     if (keep_detail || (o.problems && has_problem)) {
         const nlohmann::json doc = nlohmann::json::parse(text);
         if (keep_detail) {
@@ -197,9 +198,9 @@ ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions
     ReportSet set;
     const std::vector<std::string> paths = collect_report_paths(inputs, set.rejected);
     set.files_seen = paths.size();
-    const unsigned n_threads = std::max(1u, std::min<unsigned>(options.threads ? options.threads
-                                                                              : std::thread::hardware_concurrency(),
-                                                             static_cast<unsigned>(paths.size() / 64 + 1)));
+    const unsigned n_threads =
+        std::max(1u, std::min<unsigned>(options.threads ? options.threads : std::thread::hardware_concurrency(),
+                                        static_cast<unsigned>(paths.size() / 64 + 1)));
     std::vector<RunEntry> runs(paths.size());
     std::vector<std::string> errors(paths.size());
     std::vector<unsigned> owner(paths.size(), 0);
@@ -233,7 +234,8 @@ ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions
         }
         const auto [it, fresh] = first_path.emplace(runs[i].run_id, paths[i]);
         if (!fresh) {
-            set.rejected.push_back({paths[i], "duplicate run id '" + runs[i].run_id + "' (first read from " + it->second + ")"});
+            set.rejected.push_back(
+                {paths[i], "duplicate run id '" + runs[i].run_id + "' (first read from " + it->second + ")"});
             continue;
         }
         set.runs.push_back(std::move(runs[i]));

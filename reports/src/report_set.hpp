@@ -73,7 +73,7 @@ struct RunEntry {
     std::uint32_t groups = 0;  // into ReportSet::group_values
     std::vector<ResultEntry> results;
     std::vector<MeasurementEntry> measurements;
-    nlohmann::json detail;  // fingerprint and results for drill-down; null unless asked for
+    nlohmann::json detail;             // fingerprint and results for drill-down; null unless asked for
     std::vector<RunProblem> problems;  // only when ReadOptions::problems
     std::vector<RunCause> causes;      // only when ReadOptions::problems
 };

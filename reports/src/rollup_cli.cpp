@@ -21,7 +21,7 @@ namespace {
 
 const std::vector<std::string> k_formats{"terminal", "markdown", "csv", "json", "junit", "prometheus", "html"};
 // One report also has its phases to show (run.phases): where that run's time went.
-const std::vector<std::string> k_render_formats{"terminal", "markdown", "csv",  "json",
+const std::vector<std::string> k_render_formats{"terminal", "markdown",   "csv",  "json",
                                                 "junit",    "prometheus", "html", "timings"};
 
 const char* const k_exit_help =
@@ -148,8 +148,9 @@ void add_matrix(CLI::App& app, int& exit_code, bool run) {
     auto o = std::make_shared<MatrixOptions>();
     CLI::App* cmd = app.add_subcommand("matrix", "Roll many reports up into a check x group matrix");
     cmd->add_option("paths", o->inputs, "report files and folders (searched recursively for *.json)")->required();
-    cmd->add_option("--by", o->by, "group keys, comma-separated: distro,kernel,driver,runtime,torch,gpu,host; "
-                                   "`--by host` shows the acceptance record (a verdict per node) as terminal, csv or html")
+    cmd->add_option("--by", o->by,
+                    "group keys, comma-separated: distro,kernel,driver,runtime,torch,gpu,host; "
+                    "`--by host` shows the acceptance record (a verdict per node) as terminal, csv or html")
         ->capture_default_str();
     cmd->add_option("-f,--format", o->format, "terminal|markdown|csv|json|junit|prometheus|html")
         ->check(CLI::IsMember(k_formats))

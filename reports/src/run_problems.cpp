@@ -22,7 +22,8 @@ void read_run_problems(const nlohmann::json& doc, StringTable& labels, RunEntry&
         if (severity(r.status) <= severity(Status::Info)) {
             continue;
         }
-        const std::string device = r.device ? (r.backend.empty() ? "device" : r.backend) + ":" + std::to_string(*r.device) : "";
+        const std::string device =
+            r.device ? (r.backend.empty() ? "device" : r.backend) + ":" + std::to_string(*r.device) : "";
         RunProblem p{labels.intern(r.id + '\x1f' + device), r.status, r.summary, ""};
         if (const auto d = j.find("disturbance"); d != j.end() && d->is_object()) {
             p.disturbance = text_of(*d, "summary");

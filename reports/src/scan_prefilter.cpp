@@ -10,11 +10,18 @@ namespace gpuconform {
 namespace {
 
 // Keys whose values scan_report never reads, at whatever depth they occur; sorted.
-constexpr std::array<std::string_view, 34> k_dropped{
-    "arch", "attribution", "bdf", "cgroup", "class_code", "command_line", "container", "cpu", "current_speed_gts",
-    "current_width", "device_count", "device_id", "duration_s", "env", "exit_status", "expectation", "facts",
-    "finished", "glibc", "interrupted", "kernel_drivers", "layer", "limits", "link", "load_error",
-    "max_speed_gts", "max_width", "module_path", "numa_node", "phases", "remediation", "started", "summary", "user"};
+constexpr std::array<std::string_view, 34> k_dropped{"arch",          "attribution",   "bdf",
+                                                     "cgroup",        "class_code",    "command_line",
+                                                     "container",     "cpu",           "current_speed_gts",
+                                                     "current_width", "device_count",  "device_id",
+                                                     "duration_s",    "env",           "exit_status",
+                                                     "expectation",   "facts",         "finished",
+                                                     "glibc",         "interrupted",   "kernel_drivers",
+                                                     "layer",         "limits",        "link",
+                                                     "load_error",    "max_speed_gts", "max_width",
+                                                     "module_path",   "numa_node",     "phases",
+                                                     "remediation",   "started",       "summary",
+                                                     "user"};
 
 // (length, first letter) pairs of the dropped keys: most keys are rejected by this alone.
 constexpr std::array<std::uint32_t, 32> k_dropped_shapes = [] {

@@ -60,20 +60,36 @@ std::string xml_escape(std::string_view s) {
     for (const char c : s) {
         const auto u = static_cast<unsigned char>(c);
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        case '\t': out += "&#9;"; break;
-        case '\n': out += "&#10;"; break;
-        case '\r': out += "&#13;"; break;
-        default:
-            if (u < 0x20 || u == 0x7f) {
-                out += "\xEF\xBF\xBD";  // not representable in XML 1.0, even as a reference
-            } else {
-                out += c;
-            }
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            case '\t':
+                out += "&#9;";
+                break;
+            case '\n':
+                out += "&#10;";
+                break;
+            case '\r':
+                out += "&#13;";
+                break;
+            default:
+                if (u < 0x20 || u == 0x7f) {
+                    out += "\xEF\xBF\xBD";  // not representable in XML 1.0, even as a reference
+                } else {
+                    out += c;
+                }
         }
     }
     return out;
@@ -131,18 +147,31 @@ std::string markdown_cell(std::string_view raw) {
     out.reserve(s.size());
     for (const char c : s) {
         switch (c) {
-        case '|': out += "\\|"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '&': out += "&amp;"; break;
-        case '\n':
-        case '\r': out += ' '; break;
-        default: out += c;
+            case '|':
+                out += "\\|";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '&':
+                out += "&amp;";
+                break;
+            case '\n':
+            case '\r':
+                out += ' ';
+                break;
+            default:
+                out += c;
         }
     }
     return out;
 }
 
-std::string terminal_safe(std::string_view s) { return strip_unsafe(bounded(s, k_max_view_bytes)); }
+std::string terminal_safe(std::string_view s) {
+    return strip_unsafe(bounded(s, k_max_view_bytes));
+}
 
 }  // namespace gpuconform

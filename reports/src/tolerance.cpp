@@ -17,7 +17,8 @@ namespace gpuconform {
 const ToleranceRule* ToleranceTable::find(const std::string& check_id, const std::string& name) const {
     const std::string qualified = check_id + "/" + name;
     for (const ToleranceRule& rule : rules) {
-        if (fnmatch(rule.match.c_str(), qualified.c_str(), 0) == 0 || fnmatch(rule.match.c_str(), name.c_str(), 0) == 0) {
+        if (fnmatch(rule.match.c_str(), qualified.c_str(), 0) == 0 ||
+            fnmatch(rule.match.c_str(), name.c_str(), 0) == 0) {
             return &rule;
         }
     }
@@ -54,7 +55,8 @@ void once(const std::string& file, const YAML::Node& key, std::vector<std::strin
     for (const auto& k : known) {
         list += (list.empty() ? "" : ", ") + k;
     }
-    fail_at(file, key, "unknown key '" + key.Scalar() + "'" + did_you_mean(key.Scalar(), known) + " (known: " + list + ")");
+    fail_at(file, key,
+            "unknown key '" + key.Scalar() + "'" + did_you_mean(key.Scalar(), known) + " (known: " + list + ")");
 }
 
 double read_floor(const std::string& file, const YAML::Node& n, const char* key) {
@@ -65,8 +67,9 @@ double read_floor(const std::string& file, const YAML::Node& n, const char* key)
         fail_at(file, n, std::string(key) + " must be a number, not '" + n.as<std::string>("?") + "'");
     }
     if (!std::isfinite(v) || v < 0 || v > k_max_floor) {
-        fail_at(file, n, std::string(key) + " must be a finite number from 0 to 100 (0.15 = 15%), not '" +
-                             n.as<std::string>("?") + "'");
+        fail_at(file, n,
+                std::string(key) + " must be a finite number from 0 to 100 (0.15 = 15%), not '" +
+                    n.as<std::string>("?") + "'");
     }
     return v;
 }

@@ -12,11 +12,11 @@
 namespace gpuconform {
 
 struct ToleranceRule {
-    std::string match;                 // fnmatch pattern over "check.id/measurement_name" or the bare name
-    std::optional<double> floor;       // `tolerance`: relative noise floor, >= 0
+    std::string match;                   // fnmatch pattern over "check.id/measurement_name" or the bare name
+    std::optional<double> floor;         // `tolerance`: relative noise floor, >= 0
     std::optional<Direction> direction;  // `better`: higher, lower, none (or its old name, either)
-    std::optional<Role> role;          // `role`: key, diagnostic
-    int line = 0;                      // where the rule sits in its file, for messages
+    std::optional<Role> role;            // `role`: key, diagnostic
+    int line = 0;                        // where the rule sits in its file, for messages
 };
 
 struct ToleranceTable {

@@ -41,19 +41,25 @@ ApiResult wrap(RuntimeError e) {
 }
 
 // A launch's own error is read (and cleared) right where the launch is made.
-ApiResult launch_result() { return wrap(GC_RT(GetLastError)()); }
+ApiResult launch_result() {
+    return wrap(GC_RT(GetLastError)());
+}
 
-RuntimeStream to_stream(StreamHandle h) { return vendor::native_stream(h); }
-RuntimeEvent to_event(EventHandle h) { return reinterpret_cast<RuntimeEvent>(h); }
+RuntimeStream to_stream(StreamHandle h) {
+    return vendor::native_stream(h);
+}
+RuntimeEvent to_event(EventHandle h) {
+    return reinterpret_cast<RuntimeEvent>(h);
+}
 
 GC_RT(MemcpyKind) to_kind(CopyKind k) {
     switch (k) {
-    case CopyKind::HostToDevice:
-        return GC_RT(MemcpyHostToDevice);
-    case CopyKind::DeviceToHost:
-        return GC_RT(MemcpyDeviceToHost);
-    case CopyKind::DeviceToDevice:
-        return GC_RT(MemcpyDeviceToDevice);
+        case CopyKind::HostToDevice:
+            return GC_RT(MemcpyHostToDevice);
+        case CopyKind::DeviceToHost:
+            return GC_RT(MemcpyDeviceToHost);
+        case CopyKind::DeviceToDevice:
+            return GC_RT(MemcpyDeviceToDevice);
     }
     return GC_RT(MemcpyDefault);
 }
@@ -93,7 +99,9 @@ __global__ void compute_kernel(std::uint64_t iterations, float* sink) {
     }
 }
 
-__global__ void fault_kernel(int* bad) { *bad = 1; }
+__global__ void fault_kernel(int* bad) {
+    *bad = 1;
+}
 
 constexpr int k_threads = 256;
 
@@ -189,9 +197,7 @@ public:
     ApiResult event_record(EventHandle event, StreamHandle stream) override {
         return wrap(GC_RT(EventRecord)(to_event(event), to_stream(stream)));
     }
-    ApiResult event_synchronize(EventHandle event) override {
-        return wrap(GC_RT(EventSynchronize)(to_event(event)));
-    }
+    ApiResult event_synchronize(EventHandle event) override { return wrap(GC_RT(EventSynchronize)(to_event(event))); }
     ApiResult event_elapsed_ms(EventHandle start, EventHandle end, float* ms) override {
         return wrap(GC_RT(EventElapsedTime)(ms, to_event(start), to_event(end)));
     }
@@ -204,8 +210,7 @@ public:
     ApiResult host_unregister(void* ptr) override { return wrap(GC_RT(HostUnregister)(ptr)); }
     ApiResult device_alloc(std::size_t bytes, void** ptr) override { return wrap(GC_RT(Malloc)(ptr, bytes)); }
     ApiResult device_free(void* ptr) override { return wrap(GC_RT(Free)(ptr)); }
-    ApiResult memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind,
-                           StreamHandle stream) override {
+    ApiResult memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind, StreamHandle stream) override {
         return wrap(GC_RT(MemcpyAsync)(dst, src, bytes, to_kind(kind), to_stream(stream)));
     }
 

@@ -100,8 +100,7 @@ public:
     ApiResult host_unregister(void* ptr) override;
     ApiResult device_alloc(std::size_t bytes, void** ptr) override;
     ApiResult device_free(void* ptr) override;
-    ApiResult memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind,
-                           StreamHandle stream) override;
+    ApiResult memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind, StreamHandle stream) override;
 
     ApiResult peer_can_access(int device, int peer, bool* can_access) override;
     ApiResult peer_enable(int peer) override;
@@ -110,16 +109,15 @@ public:
                                 StreamHandle stream) override;
 
     ApiResult launch_spin(StreamHandle stream, std::uint64_t ns) override;
-    ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count,
-                          std::uint32_t seed) override;
-    ApiResult launch_verify(StreamHandle stream, const std::uint32_t* words, std::size_t count,
-                            std::uint32_t seed, unsigned long long* device_mismatches) override;
+    ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count, std::uint32_t seed) override;
+    ApiResult launch_verify(StreamHandle stream, const std::uint32_t* words, std::size_t count, std::uint32_t seed,
+                            unsigned long long* device_mismatches) override;
     ApiResult launch_compute(StreamHandle stream, std::uint64_t iterations, float* sink) override;
     ApiResult launch_invalid(StreamHandle stream) override;
     ApiResult launch_fault(StreamHandle stream) override;
 
 private:
-    ApiResult fail(ApiResult error);      // records the error as the calling thread's last error
+    ApiResult fail(ApiResult error);       // records the error as the calling thread's last error
     ApiResult reported(ApiResult result);  // fail(result) unless it is ok
     ApiResult failed_sticky();             // the sticky error, or ok
     int current_device();

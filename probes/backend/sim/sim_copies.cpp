@@ -29,9 +29,12 @@ bool copy_pointers_valid(CopyKind kind, std::optional<RangeKind> dst, std::optio
     const bool dst_device = dst == RangeKind::Device;
     const bool src_device = src == RangeKind::Device;
     switch (kind) {
-    case CopyKind::HostToDevice: return dst_device && !src_device;
-    case CopyKind::DeviceToHost: return src_device && !dst_device;
-    case CopyKind::DeviceToDevice: return dst_device && src_device;
+        case CopyKind::HostToDevice:
+            return dst_device && !src_device;
+        case CopyKind::DeviceToHost:
+            return src_device && !dst_device;
+        case CopyKind::DeviceToDevice:
+            return dst_device && src_device;
     }
     return false;
 }
@@ -45,8 +48,9 @@ ApiResult SimBackend::host_alloc_pinned(std::size_t bytes, void** ptr) {
     *ptr = nullptr;
     constexpr std::size_t k_pinned_limit = std::size_t{64} << 20;
     if (bytes > k_pinned_limit && !m_devices.empty() && m_devices.front()->faults.has(Fault::PinnedLimit)) {
-        return fail(sim_error(SimError::MemoryAllocation, "out of memory (sim fault pinned_limit: at most 64 MiB "
-                                                          "may be pinned)"));
+        return fail(sim_error(SimError::MemoryAllocation,
+                              "out of memory (sim fault pinned_limit: at most 64 MiB "
+                              "may be pinned)"));
     }
     return bytes == 0 ? sim_ok() : reported(m_memory.allocate(RangeKind::PinnedAlloc, -1, bytes, ptr));
 }
@@ -88,8 +92,8 @@ ApiResult SimBackend::free_range(RangeKind kind, void* ptr) {
     }
     int device = -1;
     std::size_t bytes = 0;
-    const ApiResult r = kind == RangeKind::Registered ? m_memory.remove_registered(ptr)
-                                                     : m_memory.release(kind, ptr, &device, &bytes);
+    const ApiResult r =
+        kind == RangeKind::Registered ? m_memory.remove_registered(ptr) : m_memory.release(kind, ptr, &device, &bytes);
     if (r.ok() && device >= 0) {
         std::lock_guard lock(m_state_mutex);
         m_devices[static_cast<std::size_t>(device)]->used_bytes -= bytes;
@@ -119,8 +123,7 @@ ApiResult SimBackend::host_unregister(void* ptr) {
     return free_range(RangeKind::Registered, ptr);
 }
 
-ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind,
-                                   StreamHandle stream) {
+ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind, StreamHandle stream) {
     if (auto s = failed_sticky(); !s.ok()) {
         return s;
     }
@@ -134,8 +137,9 @@ ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes
     const auto dst_kind = m_memory.classify(dst, bytes);
     const auto src_kind = m_memory.classify(src, bytes);
     if (dst == nullptr || src == nullptr || !copy_pointers_valid(kind, dst_kind, src_kind)) {
-        return fail(sim_error(SimError::InvalidValue, "copy pointers do not match the copy kind (device "
-                                                      "memory must come from device_alloc)"));
+        return fail(sim_error(SimError::InvalidValue,
+                              "copy pointers do not match the copy kind (device "
+                              "memory must come from device_alloc)"));
     }
     const bool host_pinned = kind == CopyKind::HostToDevice ? src_kind.has_value() : dst_kind.has_value();
     SimDevice& d = device_of(*s);
@@ -147,10 +151,10 @@ ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes
         std::memcpy(staging.get(), src, bytes);
         src = staging.get();
     }
-    const bool corrupt = (d.faults.has(Fault::SmallCopiesCorrupt) && kind == CopyKind::HostToDevice &&
-                          bytes >= (std::size_t{4} << 10) && bytes < (std::size_t{64} << 10)) ||
-                         (d.faults.has(Fault::CopiesCorrupt) && kind != CopyKind::DeviceToDevice &&
-                          bytes >= (std::size_t{1} << 20));
+    const bool corrupt =
+        (d.faults.has(Fault::SmallCopiesCorrupt) && kind == CopyKind::HostToDevice && bytes >= (std::size_t{4} << 10) &&
+         bytes < (std::size_t{64} << 10)) ||
+        (d.faults.has(Fault::CopiesCorrupt) && kind != CopyKind::DeviceToDevice && bytes >= (std::size_t{1} << 20));
     auto work = [dst, src, bytes, staging, corrupt] {
         std::memcpy(dst, src, bytes);
         if (corrupt) {

@@ -25,18 +25,30 @@ enum class SimError {
 
 inline const char* sim_error_name(SimError e) {
     switch (e) {
-    case SimError::InvalidValue: return "simErrorInvalidValue";
-    case SimError::MemoryAllocation: return "simErrorMemoryAllocation";
-    case SimError::InvalidConfiguration: return "simErrorInvalidConfiguration";
-    case SimError::NoDevice: return "simErrorNoDevice";
-    case SimError::InvalidDevice: return "simErrorInvalidDevice";
-    case SimError::InvalidResourceHandle: return "simErrorInvalidResourceHandle";
-    case SimError::NotReady: return "simErrorNotReady";
-    case SimError::IllegalAddress: return "simErrorIllegalAddress";
-    case SimError::HostMemoryAlreadyRegistered: return "simErrorHostMemoryAlreadyRegistered";
-    case SimError::HostMemoryNotRegistered: return "simErrorHostMemoryNotRegistered";
-    case SimError::LaunchFailure: return "simErrorLaunchFailure";
-    case SimError::PeerAccessUnsupported: return "simErrorPeerAccessUnsupported";
+        case SimError::InvalidValue:
+            return "simErrorInvalidValue";
+        case SimError::MemoryAllocation:
+            return "simErrorMemoryAllocation";
+        case SimError::InvalidConfiguration:
+            return "simErrorInvalidConfiguration";
+        case SimError::NoDevice:
+            return "simErrorNoDevice";
+        case SimError::InvalidDevice:
+            return "simErrorInvalidDevice";
+        case SimError::InvalidResourceHandle:
+            return "simErrorInvalidResourceHandle";
+        case SimError::NotReady:
+            return "simErrorNotReady";
+        case SimError::IllegalAddress:
+            return "simErrorIllegalAddress";
+        case SimError::HostMemoryAlreadyRegistered:
+            return "simErrorHostMemoryAlreadyRegistered";
+        case SimError::HostMemoryNotRegistered:
+            return "simErrorHostMemoryNotRegistered";
+        case SimError::LaunchFailure:
+            return "simErrorLaunchFailure";
+        case SimError::PeerAccessUnsupported:
+            return "simErrorPeerAccessUnsupported";
     }
     return "simErrorUnknown";
 }

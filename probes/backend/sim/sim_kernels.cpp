@@ -25,7 +25,8 @@ ApiResult SimBackend::launch(StreamHandle stream, TaskSpec spec) {
         std::raise(SIGSEGV);
     }
     if (d.faults.has(Fault::StickyError)) {
-        m_scheduler.set_sticky(sim_error(SimError::LaunchFailure, "unspecified launch failure (sim fault sticky_error)"));
+        m_scheduler.set_sticky(
+            sim_error(SimError::LaunchFailure, "unspecified launch failure (sim fault sticky_error)"));
         return failed_sticky();
     }
     if (d.faults.has(Fault::Hang)) {
@@ -45,8 +46,8 @@ std::function<void()> SimBackend::checked_kernel(std::vector<std::pair<const voi
     return [this, args = std::move(args), body = std::move(body)] {
         for (const auto& [ptr, bytes] : args) {
             if (bytes > 0 && !m_memory.device_accessible(ptr, bytes)) {
-                m_scheduler.set_sticky(sim_error(SimError::IllegalAddress,
-                                                 "kernel accessed memory that is neither device nor pinned"));
+                m_scheduler.set_sticky(
+                    sim_error(SimError::IllegalAddress, "kernel accessed memory that is neither device nor pinned"));
                 return;
             }
         }
@@ -58,8 +59,7 @@ ApiResult SimBackend::launch_spin(StreamHandle stream, std::uint64_t ns) {
     return launch(stream, TaskSpec{{}, std::chrono::nanoseconds(ns)});
 }
 
-ApiResult SimBackend::launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count,
-                                  std::uint32_t seed) {
+ApiResult SimBackend::launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count, std::uint32_t seed) {
     auto body = [words, count, seed] {
         for (std::size_t i = 0; i < count; ++i) {
             words[i] = pattern_word(seed, i);
@@ -77,9 +77,9 @@ ApiResult SimBackend::launch_verify(StreamHandle stream, const std::uint32_t* wo
         }
         std::atomic_ref<unsigned long long>(*device_mismatches).fetch_add(bad);
     };
-    return launch(stream, TaskSpec{checked_kernel({{words, count * sizeof(std::uint32_t)},
-                                                   {device_mismatches, sizeof(unsigned long long)}},
-                                                  std::move(body))});
+    return launch(stream, TaskSpec{checked_kernel(
+                              {{words, count * sizeof(std::uint32_t)}, {device_mismatches, sizeof(unsigned long long)}},
+                              std::move(body))});
 }
 
 // Takes 1 ns per iteration: every block runs in parallel, so time scales with iterations only.
@@ -104,17 +104,19 @@ ApiResult SimBackend::launch_invalid(StreamHandle stream) {
     if (device_of(*s).faults.has(Fault::ErrorsSwallowed)) {
         return sim_ok();
     }
-    return fail(sim_error(SimError::InvalidConfiguration, "invalid configuration argument (more threads per "
-                                                          "block than the device allows)"));
+    return fail(sim_error(SimError::InvalidConfiguration,
+                          "invalid configuration argument (more threads per "
+                          "block than the device allows)"));
 }
 
 ApiResult SimBackend::launch_fault(StreamHandle stream) {
     if (const StreamPtr s = resolve_stream(stream); s && device_of(*s).faults.has(Fault::ErrorsSwallowed)) {
         return launch(stream, TaskSpec{});
     }
-    return launch(stream, TaskSpec{[this] {
-        m_scheduler.set_sticky(sim_error(SimError::IllegalAddress, "an illegal memory access was encountered"));
-    }});
+    return launch(
+        stream, TaskSpec{[this] {
+            m_scheduler.set_sticky(sim_error(SimError::IllegalAddress, "an illegal memory access was encountered"));
+        }});
 }
 
 }  // namespace gpuconform::sim

@@ -93,8 +93,8 @@ struct SimOptions {
     double pinned_gbps = 24.0;
     double pageable_gbps = 6.0;
     double peer_gbps = 48.0;
-    std::string cotenant_dir;        // "" no co-tenant
-    double cotenant_quiet_at = 0;    // Unix seconds; 0: busy for the whole run
+    std::string cotenant_dir;      // "" no co-tenant
+    double cotenant_quiet_at = 0;  // Unix seconds; 0: busy for the whole run
 };
 
 namespace detail {
@@ -208,8 +208,8 @@ inline std::optional<SimOptions> parse_sim_options(std::string_view text, std::s
     opts.faults.assign(static_cast<std::size_t>(opts.devices), all);
     for (const auto& [device, faults] : per_device) {
         if (device >= opts.devices) {
-            *error = "sim option fault." + std::to_string(device) + ": no such device (devices=" +
-                     std::to_string(opts.devices) + ")";
+            *error = "sim option fault." + std::to_string(device) +
+                     ": no such device (devices=" + std::to_string(opts.devices) + ")";
             return std::nullopt;
         }
         opts.faults[static_cast<std::size_t>(device)].add(faults);

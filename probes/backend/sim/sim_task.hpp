@@ -17,7 +17,7 @@ using Clock = std::chrono::steady_clock;
 
 // What to run: the real work, its modelled duration and the engine it occupies.
 struct TaskSpec {
-    std::function<void()> work;           // empty for markers (event records, waits)
+    std::function<void()> work;  // empty for markers (event records, waits)
     Clock::duration cost{};
     Clock::time_point* engine = nullptr;  // the engine's next free time; guarded by the scheduler
 };
@@ -34,7 +34,7 @@ using TaskPtr = std::shared_ptr<Task>;
 struct SimStream {
     int device = 0;
     bool legacy = false;
-    bool blocking = true;  // synchronizes with the legacy stream
+    bool blocking = true;       // synchronizes with the legacy stream
     std::deque<TaskPtr> queue;  // the front task stays queued while it runs
     TaskPtr last;
     Clock::time_point tail;  // modelled end of the last task run
