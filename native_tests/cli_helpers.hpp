@@ -19,9 +19,7 @@ struct Outcome {
     std::string output;  // stdout and stderr together
 };
 
-inline std::string exe() {
-    return std::string(GPUCONFORM_BINARY_DIR) + "/gpuconform";
-}
+inline std::string exe() { return std::string(GPUCONFORM_BINARY_DIR) + "/gpuconform"; }
 
 inline std::string read_pipe(FILE* pipe) {
     std::string text;

@@ -13,9 +13,7 @@
 namespace gpuconform {
 
 // Names the scenario in test output instead of dumping its bytes.
-void PrintTo(const FaultScenario& s, std::ostream* os) {
-    *os << scenario_name(s);
-}
+void PrintTo(const FaultScenario& s, std::ostream* os) { *os << scenario_name(s); }
 
 namespace {
 

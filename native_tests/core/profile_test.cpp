@@ -91,9 +91,7 @@ TEST(Profile, KeysReadOnlyOptionallyAreAccepted) {
     EXPECT_EQ(p.lookup("async.peer.copy_bandwidth", "peer_min_gbps", "nvidia", "sm_90"), 100);
 }
 
-TEST(Profile, TheBuiltInProfileSetsOnlyDeclaredKeysWithinTheirRanges) {
-    EXPECT_NO_THROW(Profile::builtin({}));
-}
+TEST(Profile, TheBuiltInProfileSetsOnlyDeclaredKeysWithinTheirRanges) { EXPECT_NO_THROW(Profile::builtin({})); }
 
 TEST(Profile, ErrorLineNumbersPointAtTheBadValue) {
     try {

@@ -24,9 +24,7 @@ std::set<std::string> host_ids() {
 }
 
 // The built-in profile also holds other layers' ids, which this test binary does not link: no id check.
-Profile builtin_profile() {
-    return Profile::builtin({});
-}
+Profile builtin_profile() { return Profile::builtin({}); }
 
 CheckResult run_check(const CheckDef& def, const Environment& env) {
     const auto profile = builtin_profile();
@@ -40,9 +38,7 @@ CheckResult run_check(const CheckDef& def, const Environment& env) {
 }
 
 // The fake device nodes are plain files: opening them O_RDWR needs write permission here.
-bool openable_here(const std::string& path) {
-    return ::access(path.c_str(), R_OK | W_OK) == 0;
-}
+bool openable_here(const std::string& path) { return ::access(path.c_str(), R_OK | W_OK) == 0; }
 
 TEST(HostTable, HasEveryCheckOnceWithStableIds) {
     const std::set<std::string> want{

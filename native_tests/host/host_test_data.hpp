@@ -7,9 +7,7 @@
 
 namespace gpuconform::test {
 
-inline std::string host_data(const std::string& rel) {
-    return std::string(GPUCONFORM_TEST_DATA_DIR) + "/host/" + rel;
-}
+inline std::string host_data(const std::string& rel) { return std::string(GPUCONFORM_TEST_DATA_DIR) + "/host/" + rel; }
 
 inline std::string read_sample(const std::string& rel) {
     std::ifstream in(host_data(rel));

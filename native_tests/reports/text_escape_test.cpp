@@ -33,9 +33,7 @@ TEST(TextEscape, TerminalTextCannotCarryEscapeSequences) {
     EXPECT_EQ(terminal_safe("host\x1b[2J\n"), "host\\x1b[2J\\x0a");
 }
 
-TEST(TextEscape, MarkdownCellsCannotBreakTheTable) {
-    EXPECT_EQ(markdown_cell("a|b\n<i>"), "a\\|b &lt;i&gt;");
-}
+TEST(TextEscape, MarkdownCellsCannotBreakTheTable) { EXPECT_EQ(markdown_cell("a|b\n<i>"), "a\\|b &lt;i&gt;"); }
 
 TEST(TextEscape, CsvCellsAreNeverRunAsFormulas) {
     EXPECT_EQ(csv_field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");

@@ -37,9 +37,7 @@ std::set<std::string> expected_hits(const std::string& fault) {
     return fault.empty() ? std::set<std::string>{} : std::set<std::string>{fault};
 }
 
-bool poisons(const std::string& fault) {
-    return fault == "hang" || fault == "sticky_error";
-}
+bool poisons(const std::string& fault) { return fault == "hang" || fault == "sticky_error"; }
 
 class SimFaultKnob : public testing::TestWithParam<std::string> {};
 

@@ -16,18 +16,14 @@ double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-Stream::Stream(Backend& b, StreamKind kind) : m_backend(b) {
-    GC_CHECK(b.stream_create(kind, &m_handle));
-}
+Stream::Stream(Backend& b, StreamKind kind) : m_backend(b) { GC_CHECK(b.stream_create(kind, &m_handle)); }
 Stream::~Stream() {
     if (m_handle != 0) {
         m_backend.stream_destroy(m_handle);
     }
 }
 
-Event::Event(Backend& b, bool timing) : m_backend(b) {
-    GC_CHECK(b.event_create(timing, &m_handle));
-}
+Event::Event(Backend& b, bool timing) : m_backend(b) { GC_CHECK(b.event_create(timing, &m_handle)); }
 Event::~Event() {
     if (m_handle != 0) {
         m_backend.event_destroy(m_handle);
@@ -46,9 +42,7 @@ std::string to_string(HostKind k) {
     return "?";
 }
 
-BufferSource buffers_of(const CheckContext& ctx) {
-    return {ctx.buffers, ctx.device};
-}
+BufferSource buffers_of(const CheckContext& ctx) { return {ctx.buffers, ctx.device}; }
 
 HostBuffer::HostBuffer(Backend& b, std::size_t bytes, HostKind kind, BufferSource from, int slot)
     : m_backend(b), m_bytes(bytes), m_kind(kind) {
@@ -232,9 +226,7 @@ StartGate::StartGate(Backend& b, std::uint64_t ns) : m_backend(b), m_stream(b, S
     GC_CHECK(b.event_record(m_start, m_stream));
 }
 
-void StartGate::hold(StreamHandle s) {
-    GC_CHECK(m_backend.stream_wait_event(s, m_start));
-}
+void StartGate::hold(StreamHandle s) { GC_CHECK(m_backend.stream_wait_event(s, m_start)); }
 
 bool StartGate::held() {
     bool done = false;

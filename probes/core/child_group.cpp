@@ -20,9 +20,7 @@ Fd& Fd::operator=(Fd&& other) noexcept {
     return *this;
 }
 
-int Fd::release() {
-    return std::exchange(m_fd, -1);
-}
+int Fd::release() { return std::exchange(m_fd, -1); }
 
 void Fd::reset(int fd) {
     if (m_fd >= 0) {

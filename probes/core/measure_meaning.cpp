@@ -93,9 +93,7 @@ std::string to_string(Direction d) {
     return d == Direction::Higher ? "higher" : d == Direction::Lower ? "lower" : "none";
 }
 
-std::string to_string(Role r) {
-    return r == Role::Key ? "key" : "diagnostic";
-}
+std::string to_string(Role r) { return r == Role::Key ? "key" : "diagnostic"; }
 
 std::optional<Direction> direction_from_string(std::string_view s) {
     if (s == "higher") {
@@ -120,9 +118,7 @@ std::optional<Role> role_from_string(std::string_view s) {
     return std::nullopt;
 }
 
-const std::vector<MeasureDecl>& measure_declarations() {
-    return k_declarations;
-}
+const std::vector<MeasureDecl>& measure_declarations() { return k_declarations; }
 
 std::optional<MeasureMeaning> declared_meaning(std::string_view check_id, std::string_view name) {
     const std::string id(check_id);

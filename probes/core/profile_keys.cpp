@@ -10,21 +10,11 @@ constexpr double k_min_gate_ms = 0.1;  // below this the host sees the spin end 
 constexpr double k_max_gbps = 10'000;
 constexpr double k_max_bytes = 1ull << 50;
 
-ProfileKey ms(const char* check, const char* key) {
-    return {check, key, k_min_gate_ms, k_max_ms, false};
-}
-ProfileKey ratio(const char* check, const char* key, double max = 1) {
-    return {check, key, 0, max, false};
-}
-ProfileKey gbps(const char* check, const char* key) {
-    return {check, key, 0, k_max_gbps, false};
-}
-ProfileKey bytes(const char* check, const char* key) {
-    return {check, key, 0, k_max_bytes, true};
-}
-ProfileKey count(const char* check, const char* key) {
-    return {check, key, 1, 10'000, true};
-}
+ProfileKey ms(const char* check, const char* key) { return {check, key, k_min_gate_ms, k_max_ms, false}; }
+ProfileKey ratio(const char* check, const char* key, double max = 1) { return {check, key, 0, max, false}; }
+ProfileKey gbps(const char* check, const char* key) { return {check, key, 0, k_max_gbps, false}; }
+ProfileKey bytes(const char* check, const char* key) { return {check, key, 0, k_max_bytes, true}; }
+ProfileKey count(const char* check, const char* key) { return {check, key, 1, 10'000, true}; }
 }  // namespace
 
 const std::vector<ProfileKey>& declared_profile_keys() {

@@ -11,9 +11,7 @@ namespace gpuconform {
 
 namespace {
 
-nlohmann::json optional_json(const auto& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
+nlohmann::json optional_json(const auto& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
 void collect_system(Environment& env, const std::string& root) {
     auto os_release = read_text(root, "/etc/os-release");

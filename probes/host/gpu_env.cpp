@@ -19,9 +19,7 @@ constexpr std::array<const char*, 4> k_serializing{"CUDA_LAUNCH_BLOCKING", "HIP_
                                                    "AMD_SERIALIZE_KERNEL", "AMD_SERIALIZE_COPY"};
 
 // An empty list (or Slurm's "NoDevFiles", or "-1") hides every GPU from the runtime.
-bool hides_all(const std::string& value) {
-    return value.empty() || value == "-1" || value == "NoDevFiles";
-}
+bool hides_all(const std::string& value) { return value.empty() || value == "-1" || value == "NoDevFiles"; }
 
 }  // namespace
 

@@ -38,9 +38,7 @@ bool split_colon(const std::string& line, std::string& key, std::string& value) 
     return true;
 }
 
-bool contains(const std::string& s, const char* what) {
-    return s.find(what) != std::string::npos;
-}
+bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
 
 }  // namespace
 

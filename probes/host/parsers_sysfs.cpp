@@ -63,9 +63,7 @@ std::string gpu_vendor_name(std::uint32_t vendor_id) {
     }
 }
 
-bool is_display_class(std::uint32_t class_code) {
-    return (class_code >> 16) == 0x03;
-}
+bool is_display_class(std::uint32_t class_code) { return (class_code >> 16) == 0x03; }
 
 std::string parse_nvidia_proc_version(const std::string& text) {
     const auto first_line = text.substr(0, text.find('\n'));

@@ -157,8 +157,6 @@ public:
 
 }  // namespace
 
-std::unique_ptr<OccupancyProvider> make_nvml_provider() {
-    return std::make_unique<NvmlProvider>();
-}
+std::unique_ptr<OccupancyProvider> make_nvml_provider() { return std::make_unique<NvmlProvider>(); }
 
 }  // namespace gpuconform

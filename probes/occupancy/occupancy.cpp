@@ -19,9 +19,7 @@ namespace gpuconform {
 
 namespace {
 
-std::string mib(double bytes) {
-    return fmt::format("{:.0f} MiB", bytes / (1024.0 * 1024.0));
-}
+std::string mib(double bytes) { return fmt::format("{:.0f} MiB", bytes / (1024.0 * 1024.0)); }
 
 std::vector<int> numeric_entries(const std::string& dir) {
     std::vector<int> out;

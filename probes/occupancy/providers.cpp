@@ -17,9 +17,7 @@ namespace gpuconform {
 
 namespace {
 
-std::string prefix(const std::string& root) {
-    return root == "/" ? "" : root;
-}
+std::string prefix(const std::string& root) { return root == "/" ? "" : root; }
 
 std::optional<double> read_number(const std::string& path) {
     std::ifstream in(path);

@@ -20,9 +20,7 @@ namespace gpuconform {
 namespace {
 constexpr double k_poll_s = 1.0;
 
-std::string key_of(const std::string& backend, int device) {
-    return fmt::format("{}:{}", backend, device);
-}
+std::string key_of(const std::string& backend, int device) { return fmt::format("{}:{}", backend, device); }
 }  // namespace
 
 DevicePhase::~DevicePhase() {

@@ -13,17 +13,13 @@ namespace gpuconform {
 
 namespace {
 
-bool explained_status(Status s) {
-    return s != Status::Pass && s != Status::Info;
-}
+bool explained_status(Status s) { return s != Status::Pass && s != Status::Info; }
 
 bool matches(std::string_view glob, const std::string& id) {
     return fnmatch(std::string(glob).c_str(), id.c_str(), 0) == 0;
 }
 
-bool hides_all(const std::string& value) {
-    return visibility_value_hides_all(value);
-}
+bool hides_all(const std::string& value) { return visibility_value_hides_all(value); }
 
 constexpr std::string_view k_no_device = "no GPU device visible to any runtime";
 

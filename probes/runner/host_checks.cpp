@@ -46,9 +46,7 @@ void HostChecks::start() {
     m_thread = std::thread([this] { run_all(); });
 }
 
-void HostChecks::run_here() {
-    run_all();
-}
+void HostChecks::run_here() { run_all(); }
 
 void HostChecks::finish(PhaseLog* phases, const std::function<void(CheckResult)>& record) {
     if (m_finished) {

@@ -54,12 +54,8 @@ nlohmann::json device_json(const BackendInfo& b, int index, const DeviceProps& p
 
 }  // namespace
 
-std::string utc_now_iso() {
-    return utc_format("%Y-%m-%dT%H:%M:%SZ");
-}
-std::string utc_now_compact() {
-    return utc_format("%Y%m%dT%H%M%SZ");
-}
+std::string utc_now_iso() { return utc_format("%Y-%m-%dT%H:%M:%SZ"); }
+std::string utc_now_compact() { return utc_format("%Y%m%dT%H%M%SZ"); }
 
 std::string new_run_id() {
     std::random_device rd;

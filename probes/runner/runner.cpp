@@ -34,9 +34,7 @@ namespace gpuconform {
 
 namespace {
 
-void on_signal(int) {
-    g_interrupted = true;
-}
+void on_signal(int) { g_interrupted = true; }
 
 void install_signal_handlers() {
     struct sigaction sa {};
@@ -62,9 +60,7 @@ std::vector<const CheckDef*> select_checks(const RunRequest& req) {
     return out;
 }
 
-std::string sim_options(const RunRequest& req) {
-    return sim_module_options(req.sim_devices, req.faults);
-}
+std::string sim_options(const RunRequest& req) { return sim_module_options(req.sim_devices, req.faults); }
 
 FrameworkOptions framework_options(const RunRequest& req, const Profile& profile) {
     FrameworkOptions fw;

@@ -25,9 +25,7 @@ std::size_t DiffResult::key_regressions() const {
                          [](const MeasurementChange& m) { return m.role == Role::Key && m.change == Change::Worse; });
 }
 
-double Figure::median() const {
-    return gpuconform::median(medians);
-}
+double Figure::median() const { return gpuconform::median(medians); }
 
 std::optional<GroupFilter> parse_group_filter(const std::string& text) {
     GroupFilter filter;
@@ -55,9 +53,7 @@ bool filter_matches(const GroupFilter& f, const GroupValues& values) {
 namespace {
 
 // "580.95.05" -> "580": a driver branch, the unit NVIDIA and AMD release by.
-std::string driver_branch(const std::string& version) {
-    return version.substr(0, version.find('.'));
-}
+std::string driver_branch(const std::string& version) { return version.substr(0, version.find('.')); }
 
 }  // namespace
 
@@ -131,9 +127,7 @@ std::string join_set(const std::set<std::string>& values) {
     return out;
 }
 
-std::string check_id_of(const std::string& label) {
-    return label.substr(0, label.find(' '));
-}
+std::string check_id_of(const std::string& label) { return label.substr(0, label.find(' ')); }
 
 // Below this many repetitions a side's min..max says little about its noise.
 constexpr int k_min_repetitions = 3;

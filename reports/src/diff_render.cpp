@@ -25,14 +25,10 @@ const char* change_name(Change c) {
                                           : "changed";
 }
 
-std::string status_or_none(const std::optional<Status>& s) {
-    return s ? to_string(*s) : "no result";
-}
+std::string status_or_none(const std::optional<Status>& s) { return s ? to_string(*s) : "no result"; }
 
 // Key figures always; diagnostics only with --all.
-bool shown(const MeasurementChange& m, bool all) {
-    return all || m.role == Role::Key;
-}
+bool shown(const MeasurementChange& m, bool all) { return all || m.role == Role::Key; }
 
 std::string verdict_line(const DiffResult& d) {
     if (!d.different_nodes.empty()) {
@@ -51,9 +47,7 @@ std::string verdict_line(const DiffResult& d) {
                : fmt::format("verdict: no regression ({} result(s) could not be compared: see above)", uncompared);
 }
 
-std::string spread(double lo, double hi) {
-    return lo == hi ? "" : fmt::format(" [{:.4g}..{:.4g}]", lo, hi);
-}
+std::string spread(double lo, double hi) { return lo == hi ? "" : fmt::format(" [{:.4g}..{:.4g}]", lo, hi); }
 
 }  // namespace
 

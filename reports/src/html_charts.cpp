@@ -26,12 +26,8 @@ constexpr double k_bottom = 30;
 constexpr double k_top = 12;
 constexpr double k_plot_width = 280;
 
-const char* colour_of(std::size_t i) {
-    return k_palette[i % k_palette.size()];
-}
-const char* dash_of(std::size_t i) {
-    return k_dashes[(i + i / k_palette.size()) % k_dashes.size()];
-}
+const char* colour_of(std::size_t i) { return k_palette[i % k_palette.size()]; }
+const char* dash_of(std::size_t i) { return k_dashes[(i + i / k_palette.size()) % k_dashes.size()]; }
 std::string dash_attr(std::size_t i) {
     return *dash_of(i) ? fmt::format(" stroke-dasharray=\"{}\"", dash_of(i)) : std::string();
 }

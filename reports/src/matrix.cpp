@@ -9,9 +9,7 @@
 
 namespace gpuconform {
 
-std::uint32_t Cell::total() const {
-    return std::accumulate(counts.begin(), counts.end(), 0u);
-}
+std::uint32_t Cell::total() const { return std::accumulate(counts.begin(), counts.end(), 0u); }
 
 Status status_at_severity(int severity) {
     for (const Status s : {Status::Pass, Status::Info, Status::Skip, Status::Warn, Status::Fail, Status::Error}) {

@@ -13,9 +13,7 @@ namespace {
 
 constexpr std::array<const char*, 7> k_filter_statuses{"pass", "info", "skip", "warn", "fail", "error", "none"};
 
-bool is_problem(const Cell& cell) {
-    return cell.total() > 0 && severity(cell.worst()) >= severity(Status::Warn);
-}
+bool is_problem(const Cell& cell) { return cell.total() > 0 && severity(cell.worst()) >= severity(Status::Warn); }
 
 std::string filters_html(const Matrix& m, bool problems) {
     std::string out = fmt::format(

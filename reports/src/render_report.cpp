@@ -54,9 +54,7 @@ std::optional<nlohmann::json> load_report(const std::string& path, std::string& 
 
 namespace {
 
-std::string device_of(const CheckResult& r) {
-    return r.device ? fmt::format("{}:{}", r.backend, *r.device) : "";
-}
+std::string device_of(const CheckResult& r) { return r.device ? fmt::format("{}:{}", r.backend, *r.device) : ""; }
 
 std::string header_line(const nlohmann::json& doc) {
     return fmt::format("{} · {} · {} · run {}", string_at(doc, "/environment/hostname"),

@@ -45,9 +45,7 @@ bool dropped(std::string_view key, bool keep_measurements) {
     return std::binary_search(k_dropped.begin(), k_dropped.end(), key);
 }
 
-bool is_space(char c) {
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
+bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 // Index just past the string whose opening quote is at `i`; npos when unterminated.
 std::size_t end_of_string(std::string_view s, std::size_t i) {

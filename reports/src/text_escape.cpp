@@ -170,8 +170,6 @@ std::string markdown_cell(std::string_view raw) {
     return out;
 }
 
-std::string terminal_safe(std::string_view s) {
-    return strip_unsafe(bounded(s, k_max_view_bytes));
-}
+std::string terminal_safe(std::string_view s) { return strip_unsafe(bounded(s, k_max_view_bytes)); }
 
 }  // namespace gpuconform

@@ -41,16 +41,10 @@ ApiResult wrap(RuntimeError e) {
 }
 
 // A launch's own error is read (and cleared) right where the launch is made.
-ApiResult launch_result() {
-    return wrap(GC_RT(GetLastError)());
-}
+ApiResult launch_result() { return wrap(GC_RT(GetLastError)()); }
 
-RuntimeStream to_stream(StreamHandle h) {
-    return vendor::native_stream(h);
-}
-RuntimeEvent to_event(EventHandle h) {
-    return reinterpret_cast<RuntimeEvent>(h);
-}
+RuntimeStream to_stream(StreamHandle h) { return vendor::native_stream(h); }
+RuntimeEvent to_event(EventHandle h) { return reinterpret_cast<RuntimeEvent>(h); }
 
 GC_RT(MemcpyKind) to_kind(CopyKind k) {
     switch (k) {
@@ -99,9 +93,7 @@ __global__ void compute_kernel(std::uint64_t iterations, float* sink) {
     }
 }
 
-__global__ void fault_kernel(int* bad) {
-    *bad = 1;
-}
+__global__ void fault_kernel(int* bad) { *bad = 1; }
 
 constexpr int k_threads = 256;
 

@@ -25,12 +25,8 @@ inline hipStream_t native_stream(StreamHandle h) {
     return h == k_legacy_stream ? nullptr : reinterpret_cast<hipStream_t>(h);
 }
 
-inline hipError_t host_alloc(void** ptr, std::size_t bytes) {
-    return hipHostMalloc(ptr, bytes, hipHostMallocDefault);
-}
-inline hipError_t host_free(void* ptr) {
-    return hipHostFree(ptr);
-}
+inline hipError_t host_alloc(void** ptr, std::size_t bytes) { return hipHostMalloc(ptr, bytes, hipHostMallocDefault); }
+inline hipError_t host_free(void* ptr) { return hipHostFree(ptr); }
 
 // gcnArchName is "gfx90a:sramecc+:xnack-": the target features after the name are dropped.
 inline std::string arch_name(const DeviceProp& p) {

@@ -27,13 +27,9 @@ ApiResult SimBackend::fail(ApiResult error) {
     return error;
 }
 
-ApiResult SimBackend::reported(ApiResult result) {
-    return result.ok() ? result : fail(std::move(result));
-}
+ApiResult SimBackend::reported(ApiResult result) { return result.ok() ? result : fail(std::move(result)); }
 
-ApiResult SimBackend::failed_sticky() {
-    return m_scheduler.sticky();
-}
+ApiResult SimBackend::failed_sticky() { return m_scheduler.sticky(); }
 
 int SimBackend::current_device() {
     std::lock_guard lock(m_state_mutex);
@@ -180,6 +176,4 @@ extern "C" gpuconform::Backend* gpuconform_create_backend(const char* options) {
     }
 }
 
-extern "C" int gpuconform_backend_abi_version() {
-    return gpuconform::k_backend_abi_version;
-}
+extern "C" int gpuconform_backend_abi_version() { return gpuconform::k_backend_abi_version; }

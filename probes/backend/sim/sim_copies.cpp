@@ -101,13 +101,9 @@ ApiResult SimBackend::free_range(RangeKind kind, void* ptr) {
     return reported(r);
 }
 
-ApiResult SimBackend::host_free_pinned(void* ptr) {
-    return free_range(RangeKind::PinnedAlloc, ptr);
-}
+ApiResult SimBackend::host_free_pinned(void* ptr) { return free_range(RangeKind::PinnedAlloc, ptr); }
 
-ApiResult SimBackend::device_free(void* ptr) {
-    return free_range(RangeKind::Device, ptr);
-}
+ApiResult SimBackend::device_free(void* ptr) { return free_range(RangeKind::Device, ptr); }
 
 ApiResult SimBackend::host_register(void* ptr, std::size_t bytes) {
     if (auto s = failed_sticky(); !s.ok()) {

@@ -26,9 +26,7 @@ inline bool cotenant_active(const SimOptions& o) {
     return o.cotenant_quiet_at <= 0 || now < o.cotenant_quiet_at;
 }
 
-inline double cotenant_link_factor(const SimOptions& o) {
-    return cotenant_active(o) ? k_cotenant_link_share : 1.0;
-}
+inline double cotenant_link_factor(const SimOptions& o) { return cotenant_active(o) ? k_cotenant_link_share : 1.0; }
 inline double cotenant_compute_factor(const SimOptions& o) {
     return cotenant_active(o) ? 1.0 / k_cotenant_compute_share : 1.0;
 }

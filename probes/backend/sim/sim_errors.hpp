@@ -61,8 +61,6 @@ inline ApiResult sim_bad_handle(const std::string& what) {
     return sim_error(SimError::InvalidResourceHandle, "unknown or destroyed " + what + " handle");
 }
 
-inline ApiResult sim_ok() {
-    return ApiResult{};
-}
+inline ApiResult sim_ok() { return ApiResult{}; }
 
 }  // namespace gpuconform::sim
