@@ -13,6 +13,7 @@ gpuconform_needs() {
         "g++:/usr/bin/g++" "cmake:/usr/bin/cmake" "make:/usr/bin/make"
         "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp" "libcli11-dev:/usr/include/CLI/CLI.hpp"
         "libfmt-dev:/usr/include/fmt/format.h" "libyaml-cpp-dev:/usr/include/yaml-cpp/yaml.h"
+        "libsimdjson-dev:/usr/include/simdjson.h"
     )
     [ "$mode" = tests ] && table+=("libgtest-dev:/usr/include/gtest/gtest.h")
     for entry in "${table[@]}"; do

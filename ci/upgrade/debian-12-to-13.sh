@@ -68,14 +68,14 @@ step_root() {
 
 # The same gpuconform binary runs in both releases, so what changes is the node, not the tool. It is
 # the build tree's (built on Debian 12, $GC_BUILD, default build/) with the two libraries whose
-# sonames Debian 13 changes (fmt, yaml-cpp) beside it; glibc and libstdc++ are only newer there.
+# sonames Debian 13 changes (fmt, yaml-cpp, simdjson) beside it; glibc and libstdc++ are only newer there.
 install_gpuconform() {
     local build="${GC_BUILD:-$src/build}" lib
     [ -x "$build/gpuconform" ] || { echo "no $build/gpuconform: build it first (README)" >&2; exit 2; }
     rm -rf "$root/opt/gpuconform"
     mkdir -p "$root/opt/gpuconform/lib"
     cp "$build/gpuconform" "$root/opt/gpuconform/"
-    for lib in $(ldd "$build/gpuconform" | awk '/libfmt|libyaml-cpp/ {print $3}'); do
+    for lib in $(ldd "$build/gpuconform" | awk '/libfmt|libyaml-cpp|libsimdjson/ {print $3}'); do
         cp -L "$lib" "$root/opt/gpuconform/lib/"
     done
 }

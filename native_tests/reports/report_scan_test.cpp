@@ -49,6 +49,17 @@ TEST(ReportScan, BrokenInputsAreRefusedWithAReason) {
     no_results.erase("results");
     auto bad_status = test::make_report("r", "h", "d", "g", {{"host.x", "great"}});
     auto no_run_id = test::make_report("", "h", "d", "g", {});
+    // Malformed text inside members the roll-up never reads: the reader before simdjson skipped
+    // these unparsed and accepted the file.
+    std::string bad_in_facts = good;
+    bad_in_facts.replace(bad_in_facts.find("\"results\":["), 11, R"("facts":{"a":tru},"results":[)");
+    std::string bad_utf8_in_facts = good;
+    bad_utf8_in_facts.replace(bad_utf8_in_facts.find("\"results\":["), 11,
+                              "\"facts\":{\"a\":\"\xff\xfe\"},\"results\":[");
+    std::string twice = good;  // which of two `results` counts would be up to each reader
+    twice.replace(twice.find("\"results\":["), 11, R"("results":[],"results":[)");
+    auto scalar_result = test::make_report("r", "h", "d", "g", {});
+    scalar_result["results"].push_back(7);
     const std::vector<BadCase> cases = {
         {"empty", "", "empty"},
         {"not JSON", "hello", "JSON"},
@@ -59,6 +70,11 @@ TEST(ReportScan, BrokenInputsAreRefusedWithAReason) {
         {"unknown status", bad_status.dump(), "status"},
         {"no run id", no_run_id.dump(), "run.id"},
         {"a JSON array", "[1,2]", "not a gpuconform report"},
+        {"a bad literal in a member the roll-up skips", bad_in_facts, "JSON"},
+        {"invalid UTF-8 in a member the roll-up skips", bad_utf8_in_facts, "UTF-8"},
+        {"trailing text after the document", good + " x", "JSON"},
+        {"a result that is not an object", scalar_result.dump(), "not an object"},
+        {"a key the roll-up reads, twice", twice, "'results' appears twice"},
     };
     for (const BadCase& c : cases) {
         std::string error;

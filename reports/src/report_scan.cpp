@@ -1,8 +1,8 @@
 #include "report_scan.hpp"
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
-#include "scan_prefilter.hpp"
+#include <algorithm>
 
 namespace gpuconform {
 
@@ -21,289 +21,376 @@ std::string result_label(const std::string& id, const std::string& device) {
 
 namespace {
 
-using Json = nlohmann::json;
+namespace dom = simdjson::dom;
+using simdjson::dom::element_type;
 
-// Tracks where in the document each SAX event is, and keeps only the fields the roll-up reads.
-class ScanHandler : public nlohmann::json_sax<Json> {
+const char* type_name(element_type t) {
+    switch (t) {
+        case element_type::ARRAY:
+            return "an array";
+        case element_type::OBJECT:
+            return "an object";
+        case element_type::INT64:
+        case element_type::UINT64:
+        case element_type::DOUBLE:
+            return "a number";
+        case element_type::STRING:
+            return "a string";
+        case element_type::BOOL:
+            return "a boolean";
+        case element_type::NULL_VALUE:
+            return "null";
+    }
+    return "a value";
+}
+
+// An element already known to be an array or object, for a range-for: looping over
+// `v.get_array().value_unsafe()` would iterate a member of a destroyed temporary.
+dom::array as_array(dom::element v) {
+    dom::array a;
+    return v.get(a) == simdjson::SUCCESS ? a : dom::array{};
+}
+dom::object as_object(dom::element v) {
+    dom::object o;
+    return v.get(o) == simdjson::SUCCESS ? o : dom::object{};
+}
+
+bool is_number(element_type t) {
+    return t == element_type::INT64 || t == element_type::UINT64 || t == element_type::DOUBLE;
+}
+
+// Why a report cannot be read, thrown from anywhere in the walk and caught once in scan_report.
+struct Refused {
+    std::string why;
+};
+
+// A key the walk reads must appear once in its object: with two, which one counts is up to each
+// reader, so the roll-up and another tool would silently read different values. Keys it does not
+// read may repeat, as JSON allows.
+template <std::size_t N>
+class ReadOnce {
 public:
-    ScanHandler(bool want_measurements, std::size_t text_size)
-        : size(text_size), m_want_measurements(want_measurements) {}
-
-    std::size_t size;  // of the text parsed: an error at its end means the text stopped early
-    ScannedReport report;
-    std::string schema;
-    std::string schema_version;
-    std::string pci_vendor;
-    std::string error;
-    bool saw_results = false;
-    bool saw_environment = false;
-
-    bool null() override { return not_a_string("null", true) && scalar(nullptr); }
-    bool boolean(bool) override { return not_a_string("a boolean", false) && scalar(nullptr); }
-    bool number_integer(number_integer_t v) override { return number(static_cast<double>(v), true); }
-    bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v), true); }
-    bool number_float(number_float_t v, const string_t&) override { return number(v, false); }
-    bool binary(binary_t&) override { return not_a_string("binary", false) && scalar(nullptr); }
-    bool string(string_t& s) override {
-        if (is({"results", "#", "device"}) || is({"results", "#", "measurements", "#", "value"})) {
-            return type_error("a string", "a number");
+    explicit ReadOnce(const std::array<std::string_view, N>& keys) : m_keys(keys) {}
+    void see(std::string_view key, const std::string& where, const char* object) {
+        for (std::size_t i = 0; i < N; ++i) {
+            if (m_keys[i] == key) {
+                if (m_seen & (1u << i)) {
+                    throw Refused{where + "'" + object + std::string(key) + "' appears twice"};
+                }
+                m_seen |= 1u << i;
+                return;
+            }
         }
-        return scalar(&s);
-    }
-    bool key(string_t& k) override {
-        m_frames.back().key = k;
-        return true;
-    }
-    bool start_object(std::size_t) override { return not_a_string("an object", false) && open(false); }
-    bool start_array(std::size_t) override { return not_a_string("an array", false) && open(true); }
-    bool end_array() override { return close(); }
-    bool end_object() override {
-        close();  // now the path is where the closed object sat
-        if (is({"results", "#", "measurements", "#"})) {
-            finish_measurement();
-        } else if (is({"results", "#"})) {
-            return finish_result();
-        }
-        return true;
-    }
-    bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& e) override {
-        error = (pos >= size ? "not valid JSON (truncated?): " : "not valid JSON: ") + std::string(e.what());
-        return false;
     }
 
 private:
-    struct Frame {
-        bool array = false;
-        std::string key;
-    };
-    // The document's root object is frame 0; each open object or array pushes one more.
-    std::vector<Frame> m_frames;
-    bool m_want_measurements;
-    ScannedResult m_result;
-    std::string m_status;
-    bool m_has_id = false;
-    ScannedMeasurement m_measurement;
-    bool m_has_value = false;
-    std::string m_backend;
-    std::optional<long> m_device;
-
-    // True when the value being read sits at `path`; "#" stands for any array element.
-    bool is(std::initializer_list<std::string_view> path) const {
-        if (m_frames.size() != path.size()) {
-            return false;
-        }
-        std::size_t i = 0;
-        for (const std::string_view p : path) {
-            const Frame& f = m_frames[i++];
-            if (p == "#" ? !f.array : (f.array || f.key != p)) {
-                return false;
-            }
-        }
-        return true;
-    }
-    bool open(bool array) {
-        if (m_frames.size() == 2 && m_frames[0].key == "results" && m_frames[1].array && !array) {
-            m_result = ScannedResult{};
-            m_status.clear();
-            m_has_id = false;
-            m_backend.clear();
-            m_device.reset();
-        }
-        if (!array && m_frames.size() == 3 && m_frames[1].array && m_frames[0].key == "results" &&
-            m_frames[2].key == "disturbance") {
-            m_result.disturbed = true;
-        }
-        if (m_frames.size() == 1) {
-            saw_results = saw_results || (array && m_frames[0].key == "results");
-            saw_environment = saw_environment || (!array && m_frames[0].key == "environment");
-        }
-        m_frames.push_back(Frame{array, {}});
-        return true;
-    }
-    bool close() {
-        m_frames.pop_back();
-        return true;
-    }
-    // Where the value being read is one of the string fields the roll-up uses, names it.
-    const char* string_field() const {
-        static constexpr std::array<const char*, 3> k_top{"schema", "schema_version", ""};
-        static constexpr std::array<const char*, 3> k_result{"id", "status", "backend"};
-        if (m_frames.size() == 1) {
-            for (const char* k : k_top) {
-                if (*k != 0 && m_frames[0].key == k) {
-                    return k;
-                }
-            }
-        } else if (m_frames.size() == 3 && m_frames[0].key == "results" && m_frames[1].array && !m_frames[2].array) {
-            for (const char* k : k_result) {
-                if (m_frames[2].key == k) {
-                    return k;
-                }
-            }
-        } else if (is({"results", "#", "measurements", "#", "name"})) {
-            return "name";
-        } else if (is({"results", "#", "measurements", "#", "unit"})) {
-            return "unit";
-        } else if (is({"run", "id"})) {
-            return "id";
-        }
-        return nullptr;
-    }
-    bool type_error(const char* found, const char* wanted) {
-        const std::string where = m_frames.size() >= 3 && m_frames[0].key == "results"
-                                      ? "result " + std::to_string(report.results.size() + 1) + ": "
-                                      : "";
-        std::string key;
-        for (std::size_t i = 0; i < m_frames.size(); ++i) {
-            if (i != 0) {
-                key += '.';  // piecewise: "." + string trips GCC 12's false -Wrestrict (PR 105651)
-            }
-            key += m_frames[i].array ? std::string("#") : m_frames[i].key;
-        }
-        error = where + "'" + key + "' is " + found + ", not " + wanted;
-        return false;
-    }
-    // Null is allowed where the writer itself writes null (backend, device, a missing value).
-    bool not_a_string(const char* found, bool is_null) {
-        const char* field = string_field();
-        if (field != nullptr && !(is_null && std::string_view(field) == "backend")) {
-            return type_error(found, "a string");
-        }
-        if (!is_null && (is({"results", "#", "device"}) || is({"results", "#", "measurements", "#", "value"}))) {
-            return type_error(found, "a number");
-        }
-        if (m_frames.size() > k_max_report_depth) {
-            error = "nested deeper than " + std::to_string(k_max_report_depth) + " levels";
-            return false;
-        }
-        return true;
-    }
-    bool number(double v, bool integral) {
-        if (string_field() != nullptr) {
-            return type_error("a number", "a string");
-        }
-        if (is({"results", "#", "device"})) {
-            if (!integral || v < 0 || v > k_max_device_index) {
-                error = "result " + std::to_string(report.results.size() + 1) + ": device " + std::to_string(v) +
-                        " is not a device index (0.." + std::to_string(k_max_device_index) + ")";
-                return false;
-            }
-            m_device = static_cast<long>(v);
-        } else if (is({"results", "#", "measurements", "#", "value"})) {
-            m_measurement.value = v;
-            m_has_value = true;
-        } else if (is({"results", "#", "measurements", "#", "min"})) {
-            m_measurement.min = v;
-        } else if (is({"results", "#", "measurements", "#", "max"})) {
-            m_measurement.max = v;
-        } else if (is({"results", "#", "measurements", "#", "samples", "#"})) {
-            m_measurement.samples.push_back(v);
-        } else if (is({"results", "#", "measurements", "#", "n"})) {
-            m_measurement.n = static_cast<int>(v);
-        }
-        return true;
-    }
-    bool scalar(std::string* s);
-    bool finish_result();
-    void finish_measurement();
+    const std::array<std::string_view, N>& m_keys;
+    unsigned m_seen = 0;
 };
 
-bool ScanHandler::scalar(std::string* s) {
-    if (s == nullptr) {
-        return true;
-    }
-    if (m_frames.size() == 1) {
-        if (m_frames[0].key == "schema") {
-            schema = *s;
-        } else if (m_frames[0].key == "schema_version") {
-            schema_version = *s;
+constexpr std::array<std::string_view, 7> k_top_keys{"schema",      "schema_version", "run",   "results",
+                                                     "environment", "backends",       "causes"};
+constexpr std::array<std::string_view, 7> k_result_keys{"id",          "status",       "backend", "device",
+                                                        "disturbance", "measurements", "summary"};
+constexpr std::array<std::string_view, 9> k_measurement_keys{"name", "unit",      "value", "min",    "max",
+                                                             "n",    "direction", "role",  "samples"};
+
+// Walks one parsed document and keeps only what the roll-up reads. Every field it reads is
+// type-checked; simdjson has already validated the whole text, skipped members included.
+class ReportWalk {
+public:
+    explicit ReportWalk(bool want_measurements) : m_want_measurements(want_measurements) {}
+
+    ScannedReport read(dom::element root) {
+        dom::object top;
+        if (root.get(top) != simdjson::SUCCESS) {
+            throw Refused{"not a gpuconform report (schema is '')"};
         }
-    } else if (m_frames.size() == 3 && m_frames[1].array && m_frames[0].key == "results") {
-        // Most scalars are result fields: one path test, then the key alone.
-        const std::string& key = m_frames[2].key;
-        if (key == "id") {
-            m_result.id = *s;
-            m_has_id = !s->empty();
-        } else if (key == "status") {
-            m_status = *s;
-        } else if (key == "backend") {
-            m_backend = *s;
+        std::string schema;
+        std::string version;
+        bool saw_results = false;
+        bool saw_environment = false;
+        ReadOnce once(k_top_keys);
+        for (const dom::key_value_pair field : top) {
+            const std::string_view key = field.key;
+            once.see(key, "", "");
+            if (key == "schema") {
+                schema = text("schema", field.value);
+            } else if (key == "schema_version") {
+                version = text("schema_version", field.value);
+            } else if (key == "run") {
+                read_run(field.value);
+            } else if (key == "results" && field.value.is_array()) {
+                saw_results = true;
+                m_results = field.value;
+            } else if (key == "environment" && field.value.is_object()) {
+                saw_environment = true;
+                read_environment(field.value);
+            } else if (key == "backends") {
+                first_in_array(field.value, "driver_version", GroupKey::Driver);
+                first_in_array(field.value, "runtime_version", GroupKey::Runtime);
+            } else if (key == "devices") {
+                first_in_array(field.value, "name", GroupKey::Gpu);
+            } else if (key == "causes" && field.value.is_array()) {
+                read_causes(as_array(field.value));
+            }
         }
-    } else if (is({"results", "#", "measurements", "#", "name"})) {
-        m_measurement.name = *s;
-    } else if (is({"results", "#", "measurements", "#", "unit"})) {
-        m_measurement.unit = *s;
-    } else if (is({"results", "#", "measurements", "#", "direction"})) {
-        m_measurement.direction = *s;
-    } else if (is({"results", "#", "measurements", "#", "role"})) {
-        m_measurement.role = *s;
-    } else if (is({"run", "id"})) {
-        report.run_id = *s;
-    } else if (is({"environment", "hostname"})) {
-        report.groups[static_cast<int>(GroupKey::Host)] = *s;
-    } else if (is({"environment", "distro", "pretty_name"})) {
-        report.groups[static_cast<int>(GroupKey::Distro)] = *s;
-    } else if (is({"environment", "kernel"})) {
-        report.groups[static_cast<int>(GroupKey::Kernel)] = *s;
-    } else if (is({"environment", "torch", "version"})) {
-        report.groups[static_cast<int>(GroupKey::Torch)] = *s;
-    } else if (is({"environment", "pci_gpus", "#", "vendor"}) && pci_vendor.empty()) {
-        pci_vendor = *s;
-    } else if (is({"backends", "#", "driver_version"}) && report.groups[static_cast<int>(GroupKey::Driver)].empty()) {
-        report.groups[static_cast<int>(GroupKey::Driver)] = *s;
-    } else if (is({"backends", "#", "runtime_version"}) && report.groups[static_cast<int>(GroupKey::Runtime)].empty()) {
-        report.groups[static_cast<int>(GroupKey::Runtime)] = *s;
-    } else if (is({"devices", "#", "name"}) && report.groups[static_cast<int>(GroupKey::Gpu)].empty()) {
-        report.groups[static_cast<int>(GroupKey::Gpu)] = *s;
+        check_header(schema, version, saw_results, saw_environment);
+        // Results last, so that a report of another schema is named as such, not by its fields.
+        std::size_t n = 0;
+        for (const dom::element r : as_array(m_results)) {
+            read_result(++n, r);
+        }
+        auto& gpu = m_report.groups[static_cast<int>(GroupKey::Gpu)];
+        if (gpu.empty()) {
+            gpu = m_pci_vendor.empty() ? "no GPU" : m_pci_vendor + " GPU (no runtime)";
+        }
+        return std::move(m_report);
     }
-    return true;
-}
 
-bool ScanHandler::finish_result() {
-    const auto status = status_from_string(m_status);
-    if (!m_has_id || !status) {
-        error = "result " + std::to_string(report.results.size() + 1) +
-                (m_has_id ? " ('" + m_result.id + "') has unknown status '" + m_status + "'" : " has no id");
-        return false;
-    }
-    m_result.status = *status;
-    if (m_device) {
-        m_result.device = (m_backend.empty() ? "device" : m_backend) + ":" + std::to_string(*m_device);
-    }
-    report.results.push_back(std::move(m_result));
-    return true;
-}
+private:
+    bool m_want_measurements;
+    ScannedReport m_report;
+    std::string m_pci_vendor;
+    dom::element m_results;
+    std::string m_where;  // "result 3: " while a result is read
 
-void ScanHandler::finish_measurement() {
-    if (m_want_measurements && m_has_value && !m_measurement.name.empty()) {
-        m_result.measurements.push_back(std::move(m_measurement));
+    [[noreturn]] void type_error(const std::string& path, element_type found, const char* wanted) const {
+        throw Refused{m_where + "'" + path + "' is " + type_name(found) + ", not " + wanted};
     }
-    m_measurement = ScannedMeasurement{};
-    m_has_value = false;
-}
+    // A field the roll-up reads as text: a string, or refused.
+    std::string text(const std::string& path, dom::element v) const {
+        std::string_view s;
+        if (v.get(s) != simdjson::SUCCESS) {
+            type_error(path, v.type(), "a string");
+        }
+        return std::string(s);
+    }
+    // Text where any other type simply carries nothing the roll-up groups by.
+    static std::string_view text_or_empty(dom::element v) {
+        std::string_view s;
+        return v.get(s) == simdjson::SUCCESS ? s : std::string_view{};
+    }
+    static std::string_view text_at(dom::element v, std::string_view key) {
+        dom::element found;
+        return v.is_object() && v.at_key(key).get(found) == simdjson::SUCCESS ? text_or_empty(found)
+                                                                              : std::string_view{};
+    }
+    void set_group(GroupKey key, std::string_view value) { m_report.groups[static_cast<int>(key)] = value; }
 
-std::string check_header(const ScanHandler& h) {
-    if (h.schema != "gpuconform-report") {
-        return "not a gpuconform report (schema is '" + h.schema + "')";
+    void read_run(dom::element run) {
+        dom::element id;
+        if (run.is_object() && run.at_key("id").get(id) == simdjson::SUCCESS) {
+            m_report.run_id = text("run.id", id);
+        }
     }
-    const std::string major = h.schema_version.substr(0, h.schema_version.find('.'));
-    if (major != "1") {
-        return "unknown schema major version '" + h.schema_version + "' (this reader knows 1.x)";
+    void read_environment(dom::object env) {
+        for (const dom::key_value_pair field : env) {
+            const std::string_view key = field.key;
+            if (key == "hostname") {
+                set_group(GroupKey::Host, text_or_empty(field.value));
+            } else if (key == "kernel") {
+                set_group(GroupKey::Kernel, text_or_empty(field.value));
+            } else if (key == "distro") {
+                set_group(GroupKey::Distro, text_at(field.value, "pretty_name"));
+            } else if (key == "torch") {
+                set_group(GroupKey::Torch, text_at(field.value, "version"));
+            } else if (key == "pci_gpus" && field.value.is_array()) {
+                for (const dom::element gpu : as_array(field.value)) {
+                    if (m_pci_vendor.empty()) {
+                        m_pci_vendor = text_at(gpu, "vendor");
+                    }
+                }
+            }
+        }
     }
-    if (h.report.run_id.empty()) {
-        return "report has no run.id";
+    // The first non-empty `key` among an array's objects: the group value of a multi-GPU node.
+    void first_in_array(dom::element list, std::string_view key, GroupKey group) {
+        if (!list.is_array() || !m_report.groups[static_cast<int>(group)].empty()) {
+            return;
+        }
+        for (const dom::element item : as_array(list)) {
+            const std::string_view value = text_at(item, key);
+            if (!value.empty()) {
+                set_group(group, value);
+                return;
+            }
+        }
     }
-    if (!h.saw_results || !h.saw_environment) {
-        return std::string("report has no ") + (h.saw_results ? "environment" : "results array");
+    void check_header(const std::string& schema, const std::string& version, bool saw_results,
+                      bool saw_environment) const {
+        if (schema != "gpuconform-report") {
+            throw Refused{"not a gpuconform report (schema is '" + schema + "')"};
+        }
+        if (version.substr(0, version.find('.')) != "1") {
+            throw Refused{"unknown schema major version '" + version + "' (this reader knows 1.x)"};
+        }
+        if (m_report.run_id.empty()) {
+            throw Refused{"report has no run.id"};
+        }
+        if (!saw_results || !saw_environment) {
+            throw Refused{std::string("report has no ") + (saw_results ? "environment" : "results array")};
+        }
     }
-    return "";
-}
 
-}  // namespace
+    void read_result(std::size_t n, dom::element value) {
+        m_where = "result " + std::to_string(n) + ": ";
+        dom::object fields;
+        if (value.get(fields) != simdjson::SUCCESS) {
+            type_error("results.#", value.type(), "an object");
+        }
+        ScannedResult result;
+        std::string_view summary;
+        std::string_view disturbance;
+        std::string status;
+        std::string backend;
+        std::optional<std::int64_t> device;
+        ReadOnce once(k_result_keys);
+        for (const dom::key_value_pair field : fields) {
+            const std::string_view key = field.key;
+            once.see(key, m_where, "results.#.");
+            if (key == "id") {
+                result.id = text("results.#.id", field.value);
+            } else if (key == "status") {
+                status = text("results.#.status", field.value);
+            } else if (key == "backend") {
+                backend = field.value.is_null() ? "" : text("results.#.backend", field.value);
+            } else if (key == "device") {
+                device = device_index(n, field.value);
+            } else if (key == "disturbance") {
+                result.disturbed = field.value.is_object();
+                disturbance = result.disturbed ? text_at(field.value, "summary") : std::string_view{};
+            } else if (key == "summary") {
+                summary = text_or_empty(field.value);
+            } else if (key == "measurements" && field.value.is_array()) {
+                for (const dom::element m : as_array(field.value)) {
+                    read_measurement(m, result);
+                }
+            }
+        }
+        const auto parsed = status_from_string(status);
+        if (result.id.empty() || !parsed) {
+            throw Refused{
+                "result " + std::to_string(n) +
+                (result.id.empty() ? " has no id" : " ('" + result.id + "') has unknown status '" + status + "'")};
+        }
+        result.status = *parsed;
+        if (severity(result.status) > severity(Status::Info)) {
+            result.summary = summary;
+            result.disturbance = !result.disturbed ? "" : disturbance.empty() ? "another GPU user" : disturbance;
+        }
+        if (device) {
+            result.device = (backend.empty() ? "device" : backend) + ":" + std::to_string(*device);
+        }
+        if (!m_want_measurements) {
+            result.measurements.clear();
+        }
+        m_report.results.push_back(std::move(result));
+        m_where.clear();
+    }
+    void read_causes(dom::array causes) {
+        for (const dom::element c : causes) {
+            if (!c.is_object()) {
+                continue;
+            }
+            RunCause cause{std::string(text_at(c, "id")),
+                           std::string(text_at(c, "kind")),
+                           std::string(text_at(c, "title")),
+                           std::string(text_at(c, "fix")),
+                           {}};
+            dom::element results;
+            if (c.at_key("results").get(results) == simdjson::SUCCESS && results.is_array()) {
+                for (const dom::element r : as_array(results)) {
+                    if (r.is_string()) {
+                        cause.results.emplace_back(text_or_empty(r));
+                    }
+                }
+            }
+            if (cause.title.empty()) {
+                cause.title = cause.id.empty() ? cause.kind : cause.id;
+            }
+            m_report.causes.push_back(std::move(cause));
+        }
+    }
+    // null where the writer writes null (a host or backend-wide check); else a device index.
+    std::optional<std::int64_t> device_index(std::size_t n, dom::element v) const {
+        if (v.is_null()) {
+            return std::nullopt;
+        }
+        if (!is_number(v.type())) {
+            type_error("results.#.device", v.type(), "a number");
+        }
+        std::int64_t index = -1;
+        if (v.get(index) != simdjson::SUCCESS || index < 0 || index > k_max_device_index) {
+            throw Refused{"result " + std::to_string(n) + ": device " + std::to_string(v.get_double().value_unsafe()) +
+                          " is not a device index (0.." + std::to_string(k_max_device_index) + ")"};
+        }
+        return index;
+    }
+    // Measurements are always read, so that every command accepts and rejects the same files.
+    void read_measurement(dom::element value, ScannedResult& result) const {
+        if (!value.is_object()) {
+            return;
+        }
+        ScannedMeasurement m;
+        bool has_value = false;
+        ReadOnce once(k_measurement_keys);
+        for (const dom::key_value_pair field : as_object(value)) {
+            const std::string_view key = field.key;
+            once.see(key, m_where, "results.#.measurements.#.");
+            const element_type type = field.value.type();
+            if (key == "name") {
+                m.name = text("results.#.measurements.#.name", field.value);
+            } else if (key == "unit") {
+                m.unit = text("results.#.measurements.#.unit", field.value);
+            } else if (key == "value") {
+                if (type != element_type::NULL_VALUE && !is_number(type)) {
+                    type_error("results.#.measurements.#.value", type, "a number");
+                }
+                has_value = is_number(type);
+                m.value = has_value ? number(field.value) : 0.0;
+            } else if (key == "min" && is_number(type)) {
+                m.min = number(field.value);
+            } else if (key == "max" && is_number(type)) {
+                m.max = number(field.value);
+            } else if (key == "n" && is_number(type)) {
+                m.n = static_cast<int>(std::clamp(number(field.value), -1e9, 1e9));
+            } else if (key == "direction") {
+                m.direction = text_or_empty(field.value);
+            } else if (key == "role") {
+                m.role = text_or_empty(field.value);
+            } else if (key == "samples" && field.value.is_array()) {
+                for (const dom::element s : as_array(field.value)) {
+                    if (is_number(s.type())) {
+                        m.samples.push_back(number(s));
+                    }
+                }
+            }
+        }
+        if (has_value && !m.name.empty()) {
+            result.measurements.push_back(std::move(m));
+        }
+    }
+    static double number(dom::element v) {
+        switch (v.type()) {
+            case element_type::INT64:
+                return static_cast<double>(v.get_int64().value_unsafe());
+            case element_type::UINT64:
+                return static_cast<double>(v.get_uint64().value_unsafe());
+            default:
+                return v.get_double().value_unsafe();
+        }
+    }
+};
 
-std::string report_text_problem(std::string_view text) {
+struct TextShape {
+    std::string problem;      // too large or too deep
+    bool unfinished = false;  // ends inside a string or an open object or array
+};
+
+TextShape text_shape(std::string_view text) {
     if (text.size() > k_max_report_bytes) {
-        return "larger than " + std::to_string(k_max_report_bytes >> 20) + " MiB";
+        return {"larger than " + std::to_string(k_max_report_bytes >> 20) + " MiB", false};
     }
     // Depth outside strings, before any parser sees it: a deep nest must not reach a recursive
     // copy or dump (render) even inside members the scan itself skips.
@@ -321,46 +408,42 @@ std::string report_text_problem(std::string_view text) {
             in_string = true;
         } else if (c == '{' || c == '[') {
             if (++depth > k_max_report_depth) {
-                return "nested deeper than " + std::to_string(k_max_report_depth) + " levels";
+                return {"nested deeper than " + std::to_string(k_max_report_depth) + " levels", false};
             }
         } else if ((c == '}' || c == ']') && depth > 0) {
             --depth;
         }
     }
-    return "";
+    return {"", in_string || depth > 0};
 }
 
+}  // namespace
+
+std::string report_text_problem(std::string_view text) { return text_shape(text).problem; }
+
 std::optional<ScannedReport> scan_report(std::string_view text, bool want_measurements, std::string& error) {
-    if (error = report_text_problem(text); !error.empty()) {
+    const TextShape shape = text_shape(text);
+    if (error = shape.problem; !error.empty()) {
         return std::nullopt;
     }
-    thread_local std::string reduced;
-    // Measurements are always scanned, so that every command accepts and rejects the same files;
-    // they are kept only when wanted.
-    const bool complete = prefilter_report(text, true, reduced);
-    if (reduced.empty()) {
-        error = "empty: no JSON text";
+    // One parser per thread: it keeps its buffers from one report to the next.
+    thread_local dom::parser parser;
+    dom::element root;
+    if (const auto code = parser.parse(text.data(), text.size()).get(root); code != simdjson::SUCCESS) {
+        if (code == simdjson::EMPTY) {
+            error = "empty: no JSON text";
+        } else {
+            error = (shape.unfinished ? "not valid JSON (truncated?): " : "not valid JSON: ") +
+                    std::string(simdjson::error_message(code));
+        }
         return std::nullopt;
     }
-    if (!complete) {
-        error = "not valid JSON (truncated?): the text ends inside a value";
+    try {
+        return ReportWalk(want_measurements).read(root);
+    } catch (const Refused& r) {
+        error = r.why;
         return std::nullopt;
     }
-    ScanHandler h(want_measurements, reduced.size());
-    const bool ok = Json::sax_parse(reduced.begin(), reduced.end(), &h, nlohmann::detail::input_format_t::json, true);
-    if (!ok) {
-        error = h.error.empty() ? "not valid JSON" : h.error;
-        return std::nullopt;
-    }
-    error = check_header(h);
-    if (!error.empty()) {
-        return std::nullopt;
-    }
-    auto& gpu = h.report.groups[static_cast<int>(GroupKey::Gpu)];
-    if (gpu.empty()) {
-        gpu = h.pci_vendor.empty() ? "no GPU" : h.pci_vendor + " GPU (no runtime)";
-    }
-    return std::move(h.report);
 }
 
 }  // namespace gpuconform

@@ -1,5 +1,6 @@
-// Reads the few fields the roll-up needs from one report's text with a SAX pass: no document
-// tree is built, which is what lets 100,000 reports roll up in seconds (reports/bench/README.md).
+// Reads the few fields the roll-up needs from one report's text. simdjson validates the whole
+// text (skipped members too) at GB/s and the walk copies out only what the roll-up uses, which is
+// what lets 100,000 reports roll up in seconds (reports/bench/README.md).
 #pragma once
 
 #include <array>
@@ -37,12 +38,25 @@ struct ScannedResult {
     Status status = Status::Error;
     bool disturbed = false;  // carries `disturbance`: another GPU user moved its figures
     std::vector<ScannedMeasurement> measurements;
+    // Kept only for results worth a look (warn, fail, error): what the fleet view and diff say.
+    std::string summary;
+    std::string disturbance;  // the disturbance's summary ("another GPU user" when it has none)
+};
+
+// One entry of the report's optional top-level `causes` (schema 1.x, additive).
+struct RunCause {
+    std::string id;
+    std::string kind;
+    std::string title;  // the id (else the kind) when the report gives none
+    std::string fix;
+    std::vector<std::string> results;  // "<check id>" or "<check id>[<backend>:<device>]"
 };
 
 struct ScannedReport {
     std::string run_id;
     GroupValues groups;  // indexed by GroupKey
     std::vector<ScannedResult> results;
+    std::vector<RunCause> causes;
 };
 
 // Bounds on what a report may be: larger or deeper text is rejected before it is parsed.
@@ -59,10 +73,10 @@ std::string report_text_problem(std::string_view text);
 std::optional<ScannedReport> read_report_file(const std::string& path, bool want_measurements, std::string& text,
                                               std::string& error);
 
-// Parses `text`. The fields read are type-checked (a string id and status, an integer device in
-// range, a numeric value); a wrong type rejects the report, naming the field. Returns the report, or sets `error` to
-// why it cannot be rolled up (not JSON, truncated, not a gpuconform report, unknown schema major version, a result
-// without id/status). Measurements are kept only when `want_measurements`.
+// Parses `text`; the whole text must be valid JSON. The fields read are type-checked (a string id and status, an
+// integer device in range, a numeric value); a wrong type rejects the report, naming the field. Returns the report, or
+// sets `error` to why it cannot be rolled up (not JSON, truncated, not a gpuconform report, unknown schema major
+// version, a result without id/status). Measurements are kept only when `want_measurements`.
 std::optional<ScannedReport> scan_report(std::string_view text, bool want_measurements, std::string& error);
 
 // "id" or "id [cuda:0]": how a result is named when devices are told apart.

@@ -13,8 +13,6 @@
 #include <thread>
 #include <unordered_set>
 
-#include "run_problems.hpp"
-
 namespace gpuconform {
 
 namespace fs = std::filesystem;
@@ -109,9 +107,12 @@ void scan_one(const std::string& path, std::string& text, bool keep_detail, cons
     entry.run_id = std::move(scanned->run_id);
     entry.groups = t.groups.intern(join_groups(scanned->groups));
     entry.results.reserve(scanned->results.size());
-    for (const ScannedResult& r : scanned->results) {
+    for (ScannedResult& r : scanned->results) {
         const std::uint32_t label = t.labels.intern(r.id + '\x1f' + r.device);
         entry.results.push_back({label, r.status, r.disturbed});
+        if (o.problems && severity(r.status) > severity(Status::Info)) {
+            entry.problems.push_back({label, r.status, std::move(r.summary), std::move(r.disturbance)});
+        }
         for (const ScannedMeasurement& m : r.measurements) {
             entry.measurements.push_back({label, t.measures.intern(m.name + '\x1f' + m.unit), m.value,
                                           std::min(m.value, m.min.value_or(m.value)),
@@ -119,17 +120,12 @@ void scan_one(const std::string& path, std::string& text, bool keep_detail, cons
                                           direction_from_string(m.direction), role_from_string(m.role), m.samples});
         }
     }
-    const bool has_problem = std::any_of(entry.results.begin(), entry.results.end(), [](const ResultEntry& r) {
-        return severity(r.status) > severity(Status::Info);
-    });
-    if (keep_detail || (o.problems && has_problem)) {
-        const nlohmann::json doc = nlohmann::json::parse(text);
-        if (keep_detail) {
-            entry.detail = report_detail(doc);
-        }
-        if (o.problems) {
-            read_run_problems(doc, t.labels, entry);
-        }
+    if (!entry.problems.empty()) {  // a clean run's causes (folded skips) are not shown
+        entry.causes = std::move(scanned->causes);
+    }
+    // The HTML page's few detailed runs are the one place a whole document tree is built.
+    if (keep_detail) {
+        entry.detail = report_detail(nlohmann::json::parse(text));
     }
 }
 

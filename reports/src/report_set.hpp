@@ -49,22 +49,12 @@ struct MeasurementEntry {
     std::vector<double> repetitions;  // `samples` of a `run --repeat` report; empty otherwise
 };
 
-// A result someone should look at (warn, fail, error), read from the full document only for
-// runs that have one, so clean runs keep the fast path.
+// A result someone should look at (warn, fail, error), with the summary the scan kept for it.
 struct RunProblem {
     std::uint32_t label;  // into ReportSet::labels
     Status status;
     std::string summary;
     std::string disturbance;  // the result's optional disturbance.summary; "" when undisturbed
-};
-
-// One entry of the report's optional top-level `causes` (schema 1.x, additive).
-struct RunCause {
-    std::string id;
-    std::string kind;
-    std::string title;
-    std::string fix;
-    std::vector<std::string> results;  // "<check id>" or "<check id>[<backend>:<device>]"
 };
 
 struct RunEntry {

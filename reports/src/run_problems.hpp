@@ -1,18 +1,10 @@
-// The parts of a report that explain its problems: each non-pass result's summary and optional
-// `disturbance`, and the report's optional top-level `causes`. Old reports lack the optional
-// fields; then a run simply has no causes.
+// How a report's `causes` name the results they explain. The problems and causes themselves are
+// read by the report scan (report_scan.hpp) with the rest of the roll-up's fields.
 #pragma once
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
-#include "report_set.hpp"
-
 namespace gpuconform {
-
-// Fills entry.problems (labels interned into `labels`) and entry.causes from the parsed document.
-void read_run_problems(const nlohmann::json& doc, StringTable& labels, RunEntry& entry);
 
 // Whether a cause's results entry ("id" or "id[cuda:0]") names this result label ("id\x1fcuda:0").
 bool cause_names_label(const std::string& cause_result, const std::string& label);
