@@ -31,6 +31,27 @@ archs:
     EXPECT_FALSE(p.lookup("async.copy.bandwidth", "missing_key", "nvidia", "sm_90").has_value());
 }
 
+TEST(Profile, TheQuickSectionCountsOnlyWithQuickAndAfterTheFilesOwnArchValue) {
+    Profile p = Profile::parse(R"(
+defaults:
+  async.copy.bandwidth: {train_copies: 8}
+archs:
+  sm_90:
+    async.copy.bandwidth: {train_copies: 10}
+quick:
+  async.copy.bandwidth: {train_copies: 4}
+)",
+                               "builtin", k_known);
+    EXPECT_EQ(p.lookup("async.copy.bandwidth", "train_copies", "nvidia", "sm_90"), 10);
+    EXPECT_EQ(p.lookup("async.copy.bandwidth", "train_copies", "nvidia", "sm_90", /*quick=*/true), 4);
+    // A user's file is a later layer: its plain value holds under --quick too.
+    p.merge(Profile::parse("defaults:\n  async.copy.bandwidth: {train_copies: 16}\n", "user.yaml", k_known));
+    EXPECT_EQ(p.lookup("async.copy.bandwidth", "train_copies", "nvidia", "sm_90", true), 16);
+    EXPECT_THROW(Profile::parse("quick:\n  framework.torch.event_timing: {trials: 2}\n", "u.yaml", {}), ProfileError);
+    EXPECT_THROW(Profile::parse("quick:\n  async.copy.bandwidth: {train_copies: 0}\n", "u.yaml", k_known),
+                 ProfileError);  // outside the declared range
+}
+
 struct BadProfile {
     const char* text;
     const char* must_mention;

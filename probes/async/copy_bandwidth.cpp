@@ -5,7 +5,7 @@
 #include "async/async_checks.hpp"
 #include "async/bandwidth.hpp"
 #include "async/copy_common.hpp"
-#include "async/timing_pair.hpp"
+#include "async/toolkit.hpp"
 #include "host/environment_reader.hpp"
 
 namespace gpuconform {
@@ -23,14 +23,18 @@ const PciGpu* link_of(const CheckContext& ctx) {
     return nullptr;
 }
 
-// Small copies vary more and cost little: 20. Large ones: 5; with --quick, 3 for pageable memory,
-// whose figure is context (never judged, listed by diff --all) and spreads 5-10 % however often
-// it is taken, while one 256 MiB pageable H2D takes 45 ms on an H200 host.
-int repetitions(bool quick, HostKind host, std::size_t bytes) {
+// Small copies vary more and cost little (profile: small_repetitions). Large ones take
+// large_repetitions; pageable ones large_pageable_repetitions, fewer with --quick: their figure is
+// context (never judged, listed by diff --all) and spreads 5-10 % however often it is taken, while
+// one 256 MiB pageable H2D takes 45 ms on an H200 host.
+int repetitions(const CheckContext& ctx, CheckResult& r, HostKind host, std::size_t bytes) {
     if (bytes < (16u << 20)) {
-        return 20;
+        return static_cast<int>(ctx.expect(r, "small_repetitions"));
     }
-    return quick && host == HostKind::Pageable ? 3 : 5;
+    if (host == HostKind::Pageable) {
+        return static_cast<int>(ctx.expect(r, "large_pageable_repetitions"));
+    }
+    return static_cast<int>(ctx.expect(r, "large_repetitions"));
 }
 
 void run(CheckContext& ctx, CheckResult& r) {
@@ -44,8 +48,8 @@ void run(CheckContext& ctx, CheckResult& r) {
     for (const HostKind host : {HostKind::Pinned, HostKind::Pageable}) {
         for (const CopyKind kind : {CopyKind::HostToDevice, CopyKind::DeviceToHost}) {
             for (const std::size_t bytes : sizes) {
-                const auto m = measure_copy_bandwidth(b, s, kind, host, bytes,
-                                                      repetitions(ctx.options.quick, host, bytes), buffers);
+                const auto m =
+                    measure_copy_bandwidth(b, s, kind, host, bytes, repetitions(ctx, r, host, bytes), buffers);
                 record_bandwidth(r, m);
                 if (bytes == large) {
                     (host == HostKind::Pinned ? (kind == CopyKind::HostToDevice ? pinned_h2d : pinned_d2h)
@@ -56,10 +60,9 @@ void run(CheckContext& ctx, CheckResult& r) {
         }
     }
     // The copy engine's best: a train of large copies between one event pair.
-    const double train_h2d =
-        measure_copy_train(b, s, CopyKind::HostToDevice, large, ctx.options.quick ? 4 : 8, buffers);
-    const double train_d2h =
-        measure_copy_train(b, s, CopyKind::DeviceToHost, large, ctx.options.quick ? 4 : 8, buffers);
+    const int train = static_cast<int>(ctx.expect(r, "train_copies"));
+    const double train_h2d = measure_copy_train(b, s, CopyKind::HostToDevice, large, train, buffers);
+    const double train_d2h = measure_copy_train(b, s, CopyKind::DeviceToHost, large, train, buffers);
     r.measurements.push_back({"bw_train_pinned_H2D_256MiB", train_h2d, "GB/s", 1, {}, {}});
     r.measurements.push_back({"bw_train_pinned_D2H_256MiB", train_d2h, "GB/s", 1, {}, {}});
     r.measurements.push_back({"fidelity_H2D_ratio", pinned_h2d / train_h2d, "ratio", 1, {}, {}});

@@ -96,10 +96,11 @@ void run(CheckContext& ctx, CheckResult& r) {
     Stream a(b, StreamKind::NonBlocking);
     Stream c(b, StreamKind::NonBlocking);
     warm_up(b, a);
-    // Trains of 768 MiB (--quick) or 1 GiB a direction: 15-20 ms on PCIe Gen5, long enough that
-    // the start gate's own skew (microseconds) is far below the 2 % the figure is read to.
-    const std::size_t bytes = ctx.options.quick ? (128u << 20) : (256u << 20);
-    const int count = ctx.options.quick ? 6 : 4;
+    // Trains of 768 MiB (--quick) or 1 GiB a direction (the profile's train_copies x copy_bytes):
+    // 15-20 ms on PCIe Gen5, long enough that the start gate's own skew (microseconds) is far
+    // below the 2 % the figure is read to.
+    const auto bytes = static_cast<std::size_t>(ctx.expect(r, "copy_bytes"));
+    const int count = static_cast<int>(ctx.expect(r, "train_copies"));
     Pair p(b, bytes, buffers_of(ctx));
     const std::uint32_t seed_h = fresh_seed(), seed_d = fresh_seed();
     p.h2d_src.fill(seed_h);

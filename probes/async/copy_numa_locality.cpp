@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/toolkit.hpp"
 
 namespace gpuconform {
 
@@ -129,8 +129,8 @@ void run(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     async::Stream s(b, StreamKind::NonBlocking);
     async::warm_up(b, s);
-    async::DeviceBuffer dev(b, ctx.options.quick ? std::size_t{64} << 20 : std::size_t{256} << 20);
-    const int reps = ctx.options.quick ? 2 : 3;
+    async::DeviceBuffer dev(b, static_cast<std::size_t>(ctx.expect(r, "copy_bytes")));
+    const int reps = static_cast<int>(ctx.expect(r, "repetitions"));
     const double near = bandwidth_from(b, s, dev, local, reps);
     const double far = bandwidth_from(b, s, dev, remote, reps);
     r.measurements.push_back(async::single("h2d_from_gpu_node_gbps", near, "GB/s"));

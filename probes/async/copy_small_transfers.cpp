@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/toolkit.hpp"
 
 namespace gpuconform {
 
@@ -26,7 +26,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     const auto* src = reinterpret_cast<const std::byte*>(host.data());
     auto* dst = reinterpret_cast<std::byte*>(many.data());
     std::vector<double> small_ms, batched_ms;
-    for (int i = 0; i < (ctx.options.quick ? 3 : 5); ++i) {
+    for (int i = 0, reps = static_cast<int>(ctx.expect(r, "repetitions")); i < reps; ++i) {
         small_ms.push_back(async::event_time_ms(b, s, [&] {
             for (std::size_t c = 0; c < k_count; ++c) {
                 GC_CHECK(b.memcpy_async(dst + c * k_small, src + c * k_small, k_small, CopyKind::HostToDevice, s));

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/mismatch_counter.hpp"
 
 namespace gpuconform {
 
@@ -76,7 +76,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     async::warm_up(b, s);
     async::MismatchCounter counter(b, s);
     const std::uint64_t gate = async::gate_ns(ctx, r);
-    const int chunks = ctx.options.quick ? 8 : 16;
+    const int chunks = static_cast<int>(ctx.expect(r, "chunks"));
     const Hazard h = hazard(b, s, gate, counter, r);
     const int wrong = double_buffered(b, s, gate, chunks, counter);
     r.measurements.push_back(async::single("hazard_overwritten_words", static_cast<double>(h.overwritten), "words"));

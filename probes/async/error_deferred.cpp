@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/judges.hpp"
 
 namespace gpuconform {
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/mismatch_counter.hpp"
 
 namespace gpuconform {
 
@@ -78,7 +78,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     async::HostBuffer host(b, k_bytes, async::HostKind::Pinned);
     async::MismatchCounter counter(b, consumer);
     Setup s{b, a, consumer, dev, host, counter, static_cast<std::uint64_t>(ctx.expect(r, "gate_ms") * 1e6)};
-    const int trials = ctx.options.quick ? 8 : 20;
+    const int trials = static_cast<int>(ctx.expect(r, "trials"));
     const Tally ordered = run_trials(s, /*wait_event=*/true, trials);
     const Tally racy = run_trials(s, /*wait_event=*/false, trials);
     const int stale_ordered = ordered.stale;

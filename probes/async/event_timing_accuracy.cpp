@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/judges.hpp"
 
 namespace gpuconform {
 
@@ -18,7 +18,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     const double tolerance = ctx.expect(r, "max_relative_error");
     async::Stream s(b, StreamKind::NonBlocking);
     async::warm_up(b, s);
-    const int reps = ctx.options.quick ? 3 : 5;
+    const int reps = static_cast<int>(ctx.expect(r, "repetitions"));
     std::vector<double> event_ms;
     std::vector<double> host_ms;
     for (int i = 0; i < reps; ++i) {

@@ -14,7 +14,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     Stream s(b, StreamKind::NonBlocking);
     warm_up(b, s);
     const std::uint64_t gate = gate_ns(ctx, r);
-    const int trials = ctx.options.quick ? 2 : 5;
+    const int trials = static_cast<int>(ctx.expect(r, "trials"));
     std::vector<double> call_ms;
     int blocked = 0;
     for (int i = 0; i < trials; ++i) {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/overlap.hpp"
 
 namespace gpuconform {
 
@@ -115,7 +115,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     const std::uint64_t iterations = calibrate(g, *copy_ms);
     async::OverlapRuns o;
     nlohmann::json timeline;
-    for (int i = 0; i < (ctx.options.quick ? 2 : 3); ++i) {
+    for (int i = 0, reps = static_cast<int>(ctx.expect(r, "repetitions")); i < reps; ++i) {
         const double ta = async::event_time_ms(b, a, [&] { enqueue_copy(g); });
         const double tb = async::event_time_ms(b, k, [&] { GC_CHECK(b.launch_compute(k, iterations, g.sink)); });
         double both = 0;

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/overlap.hpp"
 
 namespace gpuconform {
 
@@ -47,7 +47,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     async::Stream k(b, StreamKind::NonBlocking);
     async::warm_up(b, a);
     async::OverlapRuns o;
-    for (int i = 0; i < (ctx.options.quick ? 2 : 3); ++i) {
+    for (int i = 0, reps = static_cast<int>(ctx.expect(r, "repetitions")); i < reps; ++i) {
         const double ta = async::event_time_ms(b, a, [&] { GC_CHECK(b.launch_spin(a, spin_ns)); });
         const double tb = async::event_time_ms(b, k, [&] { GC_CHECK(b.launch_spin(k, spin_ns)); });
         bool together = false;

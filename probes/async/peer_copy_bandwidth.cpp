@@ -49,7 +49,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     const int n = ctx.backend_info->device_count;
     require_two_devices(n);
     require_every_device(ctx.options, n);
-    const std::size_t bytes = ctx.options.quick ? (64u << 20) : (256u << 20);
+    const auto bytes = static_cast<std::size_t>(ctx.expect(r, "copy_bytes"));
     auto devs = prepare(b, n, bytes);
     std::vector<double> medians;
     std::vector<std::pair<std::string, double>> pairs;

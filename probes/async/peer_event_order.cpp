@@ -53,7 +53,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     const int n = ctx.backend_info->device_count;
     require_two_devices(n);
-    const int trials = ctx.options.quick ? 4 : 8;
+    const int trials = static_cast<int>(ctx.expect(r, "trials"));
     const auto gate = static_cast<std::uint64_t>(ctx.expect(r, "gate_ms") * 1e6);
     std::string bad;
     int total = 0;

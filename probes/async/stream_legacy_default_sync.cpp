@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/stream_ordering.hpp"
 
 namespace gpuconform {
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "async/async_checks.hpp"
-#include "async/timing_pair.hpp"
+#include "async/overlap.hpp"
 
 namespace gpuconform {
 
@@ -43,8 +43,12 @@ void run(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     const double spin_ms = ctx.expect(r, "spin_ms");
     const double min_ratio = ctx.expect(r, "scaling_min_ratio");
-    const std::vector<int> counts = ctx.options.quick ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 4, 16, 32};
-    const int reps = ctx.options.quick ? 2 : 3;
+    // 1, 4, 16, ... streams up to max_streams: the step where concurrency stops is what is read.
+    std::vector<int> counts;
+    for (int n = 1; n <= static_cast<int>(ctx.expect(r, "max_streams")); n = n < 16 ? n * 4 : n * 2) {
+        counts.push_back(n);
+    }
+    const int reps = static_cast<int>(ctx.expect(r, "repetitions"));
     std::vector<std::unique_ptr<async::Stream>> streams;
     for (int i = 0; i < counts.back(); ++i) {
         streams.push_back(std::make_unique<async::Stream>(b, StreamKind::NonBlocking));

@@ -288,4 +288,16 @@ std::string size_label(std::size_t bytes) {
     return fmt::format("{}B", bytes);
 }
 
+Measurement single(const std::string& name, double value, const std::string& unit) {
+    return Measurement{name, value, unit, 1, std::nullopt, std::nullopt};
+}
+
+void mark_out_of_range(CheckResult& r, const std::string& figure) {
+    r.status = Status::Error;
+    r.summary = "impossible figure, not judged: " + figure +
+                "; the measurement was disturbed (another GPU user?) or wrong; raw timings are in the measurements";
+    r.remediation = "run again on an otherwise idle GPU (see async.device.occupancy)";
+    r.facts["out_of_range"] = figure;
+}
+
 }  // namespace gpuconform::async

@@ -45,7 +45,7 @@ std::optional<double> CheckContext::expect_optional(CheckResult& result, const s
         throw std::logic_error(
             fmt::format("{} reads the profile key '{}', which core/profile_keys.cpp does not declare", result.id, key));
     }
-    const auto v = profile.lookup(result.id, key, vendor_of(*this), props.arch);
+    const auto v = profile.lookup(result.id, key, vendor_of(*this), props.arch, options.quick);
     if (v) {
         result.expectation[key] = *v;
     }

@@ -76,9 +76,10 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
     std::set<std::string> seen;
     for (const auto& check : node) {
         const auto id = check.first.as<std::string>();
-        if (path.compare(0, 6, "archs.") == 0 && id.compare(0, 10, "framework.") == 0) {
-            throw ProfileError(fmt::format("{}: {}.{}: the framework checks take defaults and vendors, not archs",
-                                           where(source, check.first), path, id));
+        if ((path.compare(0, 6, "archs.") == 0 || path == "quick") && id.compare(0, 10, "framework.") == 0) {
+            throw ProfileError(
+                fmt::format("{}: {}.{}: the framework checks take defaults and vendors, not archs or quick",
+                            where(source, check.first), path, id));
         }
         if (!seen.insert(id).second) {
             throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, check.first), path, id));
@@ -165,8 +166,8 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
                                     where(source, section.second),
                                     section.second.IsScalar() ? section.second.Scalar() : "not a number"));
                 }
-            } else if (name == "defaults") {
-                parse_table(section.second, source, name, known, layer.defaults);
+            } else if (name == "defaults" || name == "quick") {
+                parse_table(section.second, source, name, known, name == "quick" ? layer.quick : layer.defaults);
             } else if (name == "vendors" || name == "archs") {
                 auto& target = name == "vendors" ? layer.vendors : layer.archs;
                 if (!section.second.IsMap()) {
@@ -186,7 +187,7 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
                 }
             } else {
                 throw ProfileError(
-                    fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs)",
+                    fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs, quick)",
                                 where(source, section.first), name));
             }
         }
@@ -248,7 +249,7 @@ void Profile::merge(const Profile& over) {
 }
 
 std::optional<double> Profile::lookup(const std::string& check, const std::string& key, const std::string& vendor,
-                                      const std::string& arch) const {
+                                      const std::string& arch, bool quick) const {
     std::optional<double> found;
     auto look = [&](const Table& t) {
         const auto c = t.find(check);
@@ -266,6 +267,9 @@ std::optional<double> Profile::lookup(const std::string& check, const std::strin
         }
         if (const auto a = layer.archs.find(arch); a != layer.archs.end()) {
             look(a->second);
+        }
+        if (quick) {
+            look(layer.quick);
         }
     }
     return found;

@@ -5,8 +5,10 @@
 //   defaults:   { <check id>: { <key>: <number> } }
 //   vendors:    { nvidia|amd|sim: { <check id>: { <key>: <number> } } }
 //   archs:      { sm_90|gfx90a|...: { <check id>: { <key>: <number> } } }
+//   quick:      { <check id>: { <key>: <number> } }   what `--quick` changes: fewer trials, less data
 //
-// Resolution, later wins: defaults, vendor, arch; then the same three from each user file.
+// Resolution, later wins: defaults, vendor, arch, and with --quick the quick section; then the
+// same from each user file.
 #pragma once
 
 #include <map>
@@ -38,7 +40,7 @@ public:
     void merge(const Profile& over);
 
     std::optional<double> lookup(const std::string& check, const std::string& key, const std::string& vendor,
-                                 const std::string& arch) const;
+                                 const std::string& arch, bool quick = false) const;
 
     const std::vector<std::string>& sources() const { return m_sources; }
 
@@ -55,6 +57,7 @@ private:
         Table defaults;
         std::map<std::string, Table> vendors;
         std::map<std::string, Table> archs;
+        Table quick;
     };
     std::vector<Layer> m_layers;  // later layers win
     std::vector<std::string> m_sources;

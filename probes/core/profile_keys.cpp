@@ -15,6 +15,8 @@ ProfileKey ratio(const char* check, const char* key, double max = 1) { return {c
 ProfileKey gbps(const char* check, const char* key) { return {check, key, 0, k_max_gbps, false}; }
 ProfileKey bytes(const char* check, const char* key) { return {check, key, 0, k_max_bytes, true}; }
 ProfileKey count(const char* check, const char* key) { return {check, key, 1, 10'000, true}; }
+// A copy buffer: at least 1 MiB (a figure of less is launch overhead), at most 4 GiB.
+ProfileKey copy_bytes(const char* check) { return {check, "copy_bytes", 1 << 20, 1ull << 32, true}; }
 }  // namespace
 
 const std::vector<ProfileKey>& declared_profile_keys() {
@@ -53,6 +55,29 @@ const std::vector<ProfileKey>& declared_profile_keys() {
         {"async.queue.launch_depth", "blocked_launch_ms", 0.01, k_max_ms, false},
         {"async.queue.launch_depth", "max_launches", 1, 10'000'000, true},
         {"async.copy.numa_locality", "remote_faster_margin_ratio", 1, 10, false},
+        // How much evidence each check gathers: trials, repetitions, data; `quick` sets fewer.
+        count("async.copy.bandwidth", "small_repetitions"),
+        count("async.copy.bandwidth", "large_repetitions"),
+        count("async.copy.bandwidth", "large_pageable_repetitions"),
+        count("async.copy.bandwidth", "train_copies"),
+        copy_bytes("async.copy.bidirectional"),
+        count("async.copy.bidirectional", "train_copies"),
+        copy_bytes("async.copy.numa_locality"),
+        count("async.copy.numa_locality", "repetitions"),
+        count("async.copy.small_transfers", "repetitions"),
+        count("async.event.timing_accuracy", "repetitions"),
+        count("async.launch.returns_early", "trials"),
+        count("async.overlap.kernel_kernel", "repetitions"),
+        copy_bytes("async.peer.copy_bandwidth"),
+        count("async.copy.source_reuse", "chunks"),
+        count("async.event.cross_stream_order", "trials"),
+        count("async.overlap.copy_compute", "repetitions"),
+        count("async.peer.event_order", "trials"),
+        count("async.stream.legacy_default_sync", "trials"),
+        count("async.stream.nonblocking_independent", "trials"),
+        count("async.stream.per_thread_independent", "trials"),
+        {"async.stream.many_streams", "max_streams", 1, 1024, true},
+        count("async.stream.many_streams", "repetitions"),
         // The framework layer's (python_tests/gpuconform_torch/thresholds.json holds their defaults;
         // a --profile value reaches pytest as a thresholds file layered over it).
         bytes("framework.torch.pin_memory", "size_bytes"),
