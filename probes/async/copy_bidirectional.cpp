@@ -75,8 +75,10 @@ double alone_gbps(Backend& b, Stream& s, CopyKind kind, void* dst, const void* s
 
 // Both directions at once; *held is false when the host queued them too slowly for the gate to
 // line them up, and the figure is then no evidence.
-double both_gbps(Backend& b, Stream& a, Stream& c, Pair& p, std::size_t bytes, int count, bool* held) {
+double both_gbps(Backend& b, Stream& a, Stream& c, Pair& p, std::size_t bytes, int count, bool* held,
+                 bool* launch_blocked) {
     StartGate gate(b);
+    *launch_blocked = gate.launch_blocked();
     gate.hold(a);
     gate.hold(c);
     std::vector<std::unique_ptr<Event>> ends_a, ends_c;
@@ -111,14 +113,18 @@ void run(CheckContext& ctx, CheckResult& r) {
         const double th = alone_gbps(b, a, CopyKind::HostToDevice, p.h2d_dst.data(), p.h2d_src.data(), bytes, count);
         const double td = alone_gbps(b, c, CopyKind::DeviceToHost, p.d2h_dst.data(), p.d2h_src.data(), bytes, count);
         double tb = 0;
+        bool launch_blocked = false;
         if (!with_held_gate([&] {
                 bool held = false;
-                tb = both_gbps(b, a, c, p, bytes, count, &held);
+                tb = both_gbps(b, a, c, p, bytes, count, &held, &launch_blocked);
                 return held;
             })) {
-            throw std::runtime_error(
-                "could not line up the two copies: the host took longer than the start gate "
-                "to queue them, three times (an overloaded host?)");
+            throw std::runtime_error(launch_blocked
+                                         ? "could not line up the two copies: the start gate's launch returned only "
+                                           "after its spin had ended (synchronous launches; see "
+                                           "async.launch.returns_early)"
+                                         : "could not line up the two copies: the host took longer than the start "
+                                           "gate to queue them, three times (an overloaded host?)");
         }
         if (i > 0) {
             h2d.push_back(th);
@@ -164,8 +170,10 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_bidirectional() {
     CheckDef d;
     d.id = "async.copy.bidirectional";
-    d.caught_by = {"pinned_copy_blocks", "events_ignored", "one_copy_engine", "no_overlap",
-                   "degraded_link@3",    "pinned_limit",   "copies_corrupt"};
+    // launch_blocks: the start gate's spin has ended before its launch returns, so the two
+    // directions cannot be lined up: error, never a figure.
+    d.caught_by = {"pinned_copy_blocks", "launch_blocks",   "events_ignored", "one_copy_engine",
+                   "no_overlap",         "degraded_link@3", "pinned_limit",   "copies_corrupt"};
     d.timing_sensitive = true;  // a rate ratio: another user shares the engines
     d.layer = "async";
     d.description = "H2D and D2H at once on two streams: aggregate against one direction";

@@ -222,13 +222,18 @@ GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, con
 }
 
 StartGate::StartGate(Backend& b, std::uint64_t ns) : m_backend(b), m_stream(b, StreamKind::NonBlocking), m_start(b) {
+    const auto launched = Clock::now();
     GC_CHECK(b.launch_spin(m_stream, ns));
+    m_launch_blocked = ms_since(launched) * 1e6 >= static_cast<double>(ns);
     GC_CHECK(b.event_record(m_start, m_stream));
 }
 
 void StartGate::hold(StreamHandle s) { GC_CHECK(m_backend.stream_wait_event(s, m_start)); }
 
 bool StartGate::held() {
+    if (m_launch_blocked) {
+        return false;  // the spin had ended before its launch returned: it held nothing back
+    }
     bool done = false;
     GC_CHECK(m_backend.stream_query(m_stream, &done));
     return !done;

@@ -131,18 +131,21 @@ constexpr std::uint64_t k_start_gate_ns = 5'000'000;
 
 // The spin runs on a stream of its own and ends in an event the held streams wait on. held()
 // tells, after the last call, whether the spin was still running: only then did the streams
-// really start together (a host descheduled for longer than the spin staggers them).
+// really start together (a host descheduled for longer than the spin staggers them), and never
+// when the spin's own launch returned only after it (synchronous launches).
 class StartGate {
 public:
     StartGate(Backend& b, std::uint64_t ns = k_start_gate_ns);
     void hold(StreamHandle s);
     EventHandle start() const { return m_start; }
     bool held();
+    bool launch_blocked() const { return m_launch_blocked; }
 
 private:
     Backend& m_backend;
     Stream m_stream;
     Event m_start;
+    bool m_launch_blocked = false;  // launch_spin returned only after the spin could have ended
 };
 // Tries a gated measurement up to `attempts` times until its gate held; returns whether one did.
 bool with_held_gate(const std::function<bool()>& measure, int attempts = 3);
