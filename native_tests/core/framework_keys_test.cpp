@@ -1,41 +1,37 @@
-// One list of profile keys: every number of the framework layer's thresholds file is a declared
-// profile key (so `--profile` can set it and a typo is refused), and every declared framework key
-// has its default there.
+// One list of profile keys and one source of values: every declared framework key has its default
+// in the built-in profile (pytest has no other; python_tests/unit checks that every key a torch
+// check reads is one of them), and the export pytest reads holds only framework checks.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <set>
-
-#include <nlohmann/json.hpp>
-
+#include "core/profile.hpp"
 #include "core/profile_keys.hpp"
 
 namespace gpuconform {
 namespace {
 
-TEST(FrameworkKeys, TheThresholdsFileAndTheDeclaredKeysAgree) {
-    std::ifstream in(GPUCONFORM_SOURCE_DIR "/python_tests/gpuconform_torch/thresholds.json");
-    ASSERT_TRUE(in) << "thresholds.json not found";
-    const auto doc = nlohmann::json::parse(in);
-    std::set<std::pair<std::string, std::string>> in_file;
-    for (const auto& section : {"defaults", "quick"}) {
-        for (const auto& [check, keys] : doc.at(section).items()) {
-            if (check == "gating") {
-                continue;  // the gate calibration of every torch check, not one check's value
-            }
-            for (const auto& [key, value] : keys.items()) {
-                EXPECT_NE(find_profile_key(check, key), nullptr)
-                    << section << "." << check << "." << key << " is not a declared profile key";
-                if (std::string(section) == "defaults") {
-                    in_file.insert({check, key});
-                }
-            }
-        }
-    }
+TEST(FrameworkKeys, EveryDeclaredFrameworkKeyHasABuiltInDefault) {
+    const Profile builtin = Profile::builtin({});
+    int framework_keys = 0;
     for (const auto& k : declared_profile_keys()) {
         if (k.check.compare(0, 10, "framework.") == 0) {
-            EXPECT_EQ(in_file.count({k.check, k.key}), 1u)
-                << k.check << "." << k.key << " has no default in thresholds.json";
+            ++framework_keys;
+            EXPECT_TRUE(builtin.lookup(k.check, k.key, "", "").has_value())
+                << k.check << "." << k.key << " has no default in probes/profiles/default.yaml";
+        }
+    }
+    EXPECT_GT(framework_keys, 20);
+}
+
+TEST(FrameworkKeys, TheExportHoldsOnlyTheFrameworkChecks) {
+    const auto doc = Profile::builtin({}).layers_json("framework.");
+    ASSERT_EQ(doc.at("layers").size(), 1u);
+    const auto& layer = doc["layers"][0];
+    EXPECT_EQ(layer.at("source"), "built-in profile");
+    EXPECT_TRUE(layer.at("defaults").contains("framework.torch.overlap_copy_compute"));
+    EXPECT_TRUE(layer.at("quick").contains("framework.torch.overlap_copy_compute"));
+    for (const auto& section : {"defaults", "quick"}) {
+        for (const auto& [check, keys] : layer.at(section).items()) {
+            EXPECT_EQ(check.compare(0, 10, "framework."), 0) << section << "." << check;
         }
     }
 }

@@ -147,6 +147,13 @@ CommandLine::CommandLine(bool run_rollups) {
 
     app.add_subcommand("version", "Print the version, the package version and the build");
 
+    auto* profile = app.add_subcommand(
+        "profile", "Print the profile's layers as JSON, validated: the built-in one, then each --profile file");
+    profile->add_option("--profile", profile_files, "Expectations file layered over the built-in profile (repeatable)")
+        ->check(CLI::ExistingFile);
+    profile->add_option("--prefix", profile_prefix,
+                        "Only check ids starting with this (framework. is what the pytest layer reads)");
+
     auto* self =
         app.add_subcommand("selftest", "Prove, on the simulated backend, that every device check catches its fault");
     self->add_flag("--list-faults", selftest.list_faults, "List the fault knobs and the checks each must trip");

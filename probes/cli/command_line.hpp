@@ -23,7 +23,9 @@ struct CommandLine {
     SelftestRequest selftest;
     std::string list_layer;
     bool list_json = false;
-    int rollup_exit = 0;  // set by the roll-up subcommand that ran during parsing
+    std::vector<std::string> profile_files;  // `profile`: the files to layer over the built-in one
+    std::string profile_prefix;              // `profile`: only check ids starting with this
+    int rollup_exit = 0;                     // set by the roll-up subcommand that ran during parsing
 
     // CLI11's raw values, turned into `run` by parse_command_line.
     std::vector<std::string> layers, only, backends, faults;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <csignal>
+#include <cstdio>
 #include <iostream>
 
 #include "cli/command_line.hpp"
@@ -31,6 +32,23 @@ int list_checks(const std::string& layer, bool as_json) {
     return 0;
 }
 
+// The layers as JSON (Profile::layers_json): what pytest reads, and what an operator checks a file with.
+int print_profile(const std::vector<std::string>& files, const std::string& prefix) {
+    gpuconform::Profile profile;
+    try {
+        profile = gpuconform::load_profile(files);
+    } catch (const gpuconform::ProfileError& e) {
+        fmt::print(stderr, "gpuconform profile: bad profile: {}\n", e.what());
+        return 2;
+    }
+    fmt::print("{}\n", profile.layers_json(prefix).dump(1));
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+        fmt::print(stderr, "gpuconform profile: cannot write to standard output\n");
+        return 1;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -50,6 +68,9 @@ int main(int argc, char** argv) {
         fmt::print("gpuconform {}\npackage {}\nbuild {}\n", GPUCONFORM_VERSION, GPUCONFORM_PACKAGE_VERSION,
                    GPUCONFORM_BUILD_INFO);
         return 0;
+    }
+    if (cl.app.got_subcommand("profile")) {
+        return print_profile(cl.profile_files, cl.profile_prefix);
     }
     if (cl.app.got_subcommand("selftest")) {
         return gpuconform::run_selftest(cl.selftest);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -76,9 +77,9 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
     std::set<std::string> seen;
     for (const auto& check : node) {
         const auto id = check.first.as<std::string>();
-        if ((path.compare(0, 6, "archs.") == 0 || path == "quick") && id.compare(0, 10, "framework.") == 0) {
+        if (path.compare(0, 6, "archs.") == 0 && id.compare(0, 10, "framework.") == 0) {
             throw ProfileError(
-                fmt::format("{}: {}.{}: the framework checks take defaults and vendors, not archs or quick",
+                fmt::format("{}: {}.{}: the framework checks take defaults, vendors and quick, not archs",
                             where(source, check.first), path, id));
         }
         if (!seen.insert(id).second) {
@@ -200,33 +201,47 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
     }
 }
 
-nlohmann::json Profile::thresholds_layout(const std::string& prefix) const {
-    nlohmann::json defaults = nlohmann::json::object();
-    nlohmann::json vendors = nlohmann::json::object();
-    const auto copy = [&](const Table& table, nlohmann::json& into) {
+namespace {
+// A whole number as one (4194304, not 4194304.0): readers that count trials get an integer.
+nlohmann::json json_number(double value) {
+    constexpr double k_exact_below = 9007199254740992.0;  // 2^53: every whole double below is exact
+    if (value == std::floor(value) && std::fabs(value) < k_exact_below) {
+        return static_cast<std::int64_t>(value);
+    }
+    return value;
+}
+}  // namespace
+
+nlohmann::json Profile::layers_json(const std::string& prefix) const {
+    const auto table_json = [&](const Table& table) {
+        nlohmann::json out = nlohmann::json::object();
         for (const auto& [check, keys] : table) {
-            if (check.compare(0, prefix.size(), prefix) != 0) {
-                continue;
-            }
-            for (const auto& [key, value] : keys) {
-                into[check][key] = value;
+            if (check.compare(0, prefix.size(), prefix) == 0) {
+                for (const auto& [key, value] : keys) {
+                    out[check][key] = json_number(value);
+                }
             }
         }
+        return out;
     };
-    for (const auto& layer : m_layers) {
-        copy(layer.defaults, defaults);
-        for (const auto& [vendor, table] : layer.vendors) {
-            nlohmann::json& slot = vendors[vendor];
-            copy(table, slot);
-            if (slot.is_null()) {
-                vendors.erase(vendor);
+    const auto groups_json = [&](const std::map<std::string, Table>& groups) {
+        nlohmann::json out = nlohmann::json::object();
+        for (const auto& [name, table] : groups) {
+            if (auto t = table_json(table); !t.empty()) {
+                out[name] = std::move(t);
             }
         }
+        return out;
+    };
+    nlohmann::json layers = nlohmann::json::array();
+    for (const auto& layer : m_layers) {
+        layers.push_back({{"source", layer.source},
+                          {"defaults", table_json(layer.defaults)},
+                          {"vendors", groups_json(layer.vendors)},
+                          {"archs", groups_json(layer.archs)},
+                          {"quick", table_json(layer.quick)}});
     }
-    if (defaults.empty() && vendors.empty()) {
-        return nullptr;
-    }
-    return {{"schema_version", 1}, {"defaults", defaults}, {"vendors", vendors}};
+    return {{"schema_version", 1}, {"layers", layers}};
 }
 
 Profile Profile::load_file(const std::string& path, const std::set<std::string>& known) {

@@ -44,11 +44,11 @@ public:
 
     const std::vector<std::string>& sources() const { return m_sources; }
 
-    // The values set for checks whose id starts with `prefix` ("framework."), later layers
-    // winning, in the framework layer's thresholds layout: {"schema_version": 1, "defaults":
-    // {check: {key: value}}, "vendors": {vendor: {...}}}; null when no layer sets any. The
-    // framework layer layers it over its own thresholds file, so `--profile` reaches pytest.
-    nlohmann::json thresholds_layout(const std::string& prefix) const;
+    // Every layer as it was read, in order, keeping only checks whose id starts with `prefix`:
+    // {"schema_version": 1, "layers": [{"source", "defaults", "vendors", "archs", "quick"}, ...]}.
+    // A reader that resolves them in lookup()'s order gets lookup()'s values; the framework layer
+    // (pytest) reads its values this way, so the profile is its only source (`gpuconform profile`).
+    nlohmann::json layers_json(const std::string& prefix) const;
 
 private:
     using Table = std::map<std::string, std::map<std::string, double>>;  // check -> key -> value

@@ -78,8 +78,9 @@ const std::vector<ProfileKey>& declared_profile_keys() {
         count("async.stream.per_thread_independent", "trials"),
         {"async.stream.many_streams", "max_streams", 1, 1024, true},
         count("async.stream.many_streams", "repetitions"),
-        // The framework layer's (python_tests/gpuconform_torch/thresholds.json holds their defaults;
-        // a --profile value reaches pytest as a thresholds file layered over it).
+        // The framework layer's (pytest reads them from the profile: `gpuconform profile`).
+        // framework.torch is the layer itself: the spin every gated torch check queues is calibrated once.
+        ms("framework.torch", "calibration_ms"),
         bytes("framework.torch.pin_memory", "size_bytes"),
         count("framework.torch.dataloader_pinned", "batches"),
         count("framework.torch.dataloader_pinned_workers", "batches"),

@@ -177,7 +177,7 @@ namespace {
 
 constexpr const char* k_results_file = "framework-results.json";
 constexpr const char* k_native_file = "native-results.json";
-constexpr const char* k_profile_thresholds_file = "profile-thresholds.json";
+constexpr const char* k_profile_file = "framework-profile.json";
 constexpr const char* k_env_file = "framework-env.json";
 constexpr const char* k_log_file = "framework-pytest.log";
 constexpr const char* k_timings_file = "framework-timings.json";
@@ -213,16 +213,16 @@ std::unique_ptr<FrameworkRun> FrameworkRun::start(const FrameworkOptions& option
     }
     auto argv = framework_pytest_argv(options, (dir / k_results_file).string(), (dir / k_native_file).string(),
                                       (dir / k_env_file).string(), (dir / k_timings_file).string());
-    if (!options.thresholds_json.empty()) {
-        const fs::path thresholds = dir / k_profile_thresholds_file;
+    if (!options.profile_json.empty()) {
+        const fs::path profile = dir / k_profile_file;
         std::string error;
-        if (!write_file_atomic(thresholds.string(), options.thresholds_json + "\n", error)) {
+        if (!write_file_atomic(profile.string(), options.profile_json + "\n", error)) {
             run->m_setup_error = "cannot hand the profile's framework values to pytest: " + error;
             close(go[0]);
             close(go[1]);
             return run;
         }
-        argv.push_back("--gpuconform-thresholds=" + thresholds.string());
+        argv.push_back("--gpuconform-profile=" + profile.string());
     }
     // No bytecode written next to the installed tests; they may be read-only.
     run->m_child = start_child(argv, {{"PYTHONDONTWRITEBYTECODE", "1"}, {k_go_fd_variable, std::to_string(go[1])}},

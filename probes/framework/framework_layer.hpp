@@ -23,7 +23,7 @@ struct FrameworkOptions {
     std::string tests_dir;  // the python_tests folder (holds framework/ and pytest.ini)
     std::string only_glob;  // run only check ids matching these comma-separated globs; empty for all
     bool quick = false;
-    std::string thresholds_json;  // the --profile values for framework checks (Profile::thresholds_layout); empty: none
+    std::string profile_json;  // the framework checks' values, every layer (Profile::layers_json); empty: none
     double timeout_s = 60;
     std::string work_dir;                     // where the exchange files go; empty: a temporary folder, removed after
     const std::atomic<bool>* stop = nullptr;  // raised by a stop signal: pytest's group is ended

@@ -64,9 +64,7 @@ std::string sim_options(const RunRequest& req) { return sim_module_options(req.s
 
 FrameworkOptions framework_options(const RunRequest& req, const Profile& profile) {
     FrameworkOptions fw;
-    if (const auto layout = profile.thresholds_layout("framework."); !layout.is_null()) {
-        fw.thresholds_json = layout.dump(1);
-    }
+    fw.profile_json = profile.layers_json("framework.").dump(1);
     fw.python = find_python(req.python);
     fw.tests_dir = find_python_tests_dir();
     for (const auto& glob : req.only) {
@@ -124,14 +122,7 @@ bool matches_any(const std::string& id, const std::vector<std::string>& globs) {
     return false;
 }
 
-int run_suite(const RunRequest& req) {
-    install_signal_handlers();
-    const auto t0 = std::chrono::steady_clock::now();
-    RunRecord run;
-    run.run_id = new_run_id();
-    run.started = utc_now_iso();
-    run.command_line = req.command_line;
-
+Profile load_profile(const std::vector<std::string>& files) {
     std::set<std::string> known;
     for (const auto& c : all_checks()) {
         known.insert(c.id);
@@ -140,13 +131,26 @@ int run_suite(const RunRequest& req) {
         known.insert(k.check);  // the framework layer's checks, which live in pytest
     }
     Profile profile = Profile::builtin(known);
-    for (const auto& file : req.profile_files) {
-        try {
-            profile.merge(Profile::load_file(file, known));
-        } catch (const ProfileError& e) {
-            fmt::print(stderr, "gpuconform: bad profile: {}\nno checks were run.\n", e.what());
-            return 2;
-        }
+    for (const auto& file : files) {
+        profile.merge(Profile::load_file(file, known));
+    }
+    return profile;
+}
+
+int run_suite(const RunRequest& req) {
+    install_signal_handlers();
+    const auto t0 = std::chrono::steady_clock::now();
+    RunRecord run;
+    run.run_id = new_run_id();
+    run.started = utc_now_iso();
+    run.command_line = req.command_line;
+
+    Profile profile;
+    try {
+        profile = load_profile(req.profile_files);
+    } catch (const ProfileError& e) {
+        fmt::print(stderr, "gpuconform: bad profile: {}\nno checks were run.\n", e.what());
+        return 2;
     }
     run.profile_sources = profile.sources();
     for (const auto& l : known_layers()) {

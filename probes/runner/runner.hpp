@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/profile.hpp"
 #include "runner/busy_policy.hpp"
 
 namespace gpuconform {
@@ -48,6 +49,10 @@ int usable_cpus();  // the CPUs of this process's affinity mask
 // (up to its first *, ? or [) is neither a prefix of "layer." nor begins with it. The framework
 // layer is then not started at all (pytest and `import torch` cost seconds).
 bool only_reaches_layer(const std::vector<std::string>& only, const std::string& layer);
+
+// The built-in profile with each of `files` layered over it, every check id and key validated;
+// throws ProfileError naming the file, line and field. `run` and `profile` both read it so.
+Profile load_profile(const std::vector<std::string>& files);
 
 // Returns the process exit status (README, "gpuconform run"): 0, 1, 2 for bad usage/input, 130 interrupted.
 int run_suite(const RunRequest& request);

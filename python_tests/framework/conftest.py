@@ -34,7 +34,7 @@ def _open_gpu(torch, pytestconfig, thresholds):
     if index >= count:
         pytest.skip(f"device {index} was asked for, torch sees {count} device(s)")
     torch.cuda.set_device(index)
-    spinner = gating.calibrate(torch, thresholds.get("gating", "calibration_ms"))
+    spinner = gating.calibrate(torch, thresholds.get("framework.torch", "calibration_ms"))
     vendor = "amd" if backend == "hip" else "nvidia"
     return gating.GpuContext(torch, index, torch.device("cuda", index), backend, vendor, spinner)
 

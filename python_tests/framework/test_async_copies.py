@@ -9,10 +9,8 @@ from gpuconform_torch import verdicts_async as va
 from gpuconform_torch.plugin import conclude
 
 
-def _classes(calls, gate_ms, thresholds):
-    fraction = thresholds.get("gating", "early_max_gate_fraction")
-    return [va.classify_gated_call(c.busy_before, c.busy_after, c.call_ms, gate_ms, fraction)
-            for c in calls]
+def _classes(calls, gate_ms):
+    return [va.classify_gated_call(c.busy_before, c.busy_after, c.call_ms, gate_ms) for c in calls]
 
 
 @pytest.mark.gpuconform("framework.torch.launch_returns_early")
@@ -31,7 +29,7 @@ def test_kernel_launch_returns_early(check, gpu, thresholds):
         stream.synchronize()
     check.measure("launch_ms", "ms", [c.call_ms for c in calls])
     conclude(check, va.judge_must_return_early(
-        _classes(calls, gate_ms, thresholds), "torch.cuda._sleep launch",
+        _classes(calls, gate_ms), "torch.cuda._sleep launch",
         "kernel launches block: unset CUDA_LAUNCH_BLOCKING / AMD_SERIALIZE_KERNEL"))
 
 
@@ -42,7 +40,7 @@ def test_pinned_h2d_returns_early(check, gpu, thresholds):
     gate_ms = check.expect(thresholds, "gate_ms")
     src = torch.empty(n, dtype=torch.float32, pin_memory=True)
     calls, valid = gating.h2d_trials(gpu, src, int(check.expect(thresholds, "trials")), gate_ms)
-    classes = _classes(calls, gate_ms, thresholds)
+    classes = _classes(calls, gate_ms)
     check.measure("call_ms", "ms", [c.call_ms for c in calls])
     check.fact("classes", va.count_classes(classes))
     what = f"pinned .to(device, non_blocking=True) of {n * 4 / 1048576:g} MiB"
@@ -57,11 +55,10 @@ def test_pageable_h2d_is_classified(check, gpu, thresholds):
     gate_ms = check.expect(thresholds, "gate_ms")
     trials = int(check.expect(thresholds, "trials"))
     by_size, valid = {}, []
-    for key in ("small_bytes", "large_bytes"):
-        size = int(check.expect(thresholds, key))
+    for size in (int(check.expect(thresholds, "small_bytes")), int(check.expect(thresholds, "large_bytes"))):
         src = torch.empty(size // 4, dtype=torch.float32)
         calls, ok = gating.h2d_trials(gpu, src, trials, gate_ms)
-        by_size[size] = _classes(calls, gate_ms, thresholds)
+        by_size[size] = _classes(calls, gate_ms)
         valid += ok
         check.measure(f"call_ms_{size}", "ms", [c.call_ms for c in calls])
     check.fact("classes", {str(s): va.count_classes(c) for s, c in by_size.items()})
@@ -93,7 +90,7 @@ def test_d2h_valid_only_after_sync(check, gpu, thresholds):
         pinned.append(call.value.is_pinned())
         calls.append(call._replace(value=None))
         del call  # frees the pinned host block for the next trial to reuse
-    classes = _classes(calls, gate_ms, thresholds)
+    classes = _classes(calls, gate_ms)
     check.measure("call_ms", "ms", [c.call_ms for c in calls])
     check.fact("classes", va.count_classes(classes))
     check.fact("stale_before_sync", sum(stale_before))

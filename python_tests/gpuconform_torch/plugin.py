@@ -1,11 +1,12 @@
 """pytest plugin: each check's outcome as a report result object, plus torch's environment.
 
-Options (all optional, so plain `pytest python_tests` works for developers):
+Options (all optional, so plain `pytest python_tests` works for developers; the checks' numbers
+then come from the gpuconform executable, see thresholds.py):
   --gpuconform-results=PATH   JSON list of result objects (report-v1 schema, $defs/result)
   --gpuconform-native=PATH    JSON list of this run's native results, for attribution
   --gpuconform-env=PATH       JSON object {version, cuda, hip, python} of the torch in use
   --gpuconform-timings=PATH   JSON of this process's phases (timings.py), for the report's run.phases
-  --gpuconform-thresholds=PATH, --gpuconform-quick, --gpuconform-only=GLOB, --gpuconform-device=N
+  --gpuconform-profile=PATH, --gpuconform-quick, --gpuconform-only=GLOB, --gpuconform-device=N
 With GPUCONFORM_GO_FD set (gpuconform started us early), torch is imported and then nothing
 touches the GPU or reads the native results until gpuconform says go (timings.await_go).
 """
@@ -31,8 +32,9 @@ def pytest_addoption(parser):
     group.addoption("--gpuconform-native", metavar="PATH", help="native results JSON, for attribution")
     group.addoption("--gpuconform-env", metavar="PATH", help="write torch's environment JSON here")
     group.addoption("--gpuconform-timings", metavar="PATH", help="write this process's phases as JSON here")
-    group.addoption("--gpuconform-thresholds", metavar="PATH", action="append", default=[],
-                    help="thresholds JSON layered over the built-in one (repeatable)")
+    group.addoption("--gpuconform-profile", metavar="PATH",
+                    help="the profile's layers as `gpuconform profile --prefix framework.` writes them "
+                         "(default: ask $GPUCONFORM_BIN, the source tree's build/gpuconform, or gpuconform on PATH)")
     group.addoption("--gpuconform-quick", action="store_true", help="fewer trials and sizes")
     group.addoption("--gpuconform-only", metavar="GLOB", help="run only check ids matching GLOB (several: comma-separated)")
     group.addoption("--gpuconform-device", metavar="N", type=int, default=0,
@@ -141,7 +143,7 @@ def gc(request):
 @pytest.fixture(scope="session")
 def thresholds(pytestconfig):
     vendors = torch_env.machine_vendors()
-    return load_thresholds(pytestconfig.getoption("--gpuconform-thresholds"),
+    return load_thresholds(pytestconfig.getoption("--gpuconform-profile"),
                            vendor=next(iter(vendors)) if len(vendors) == 1 else None,
                            quick=pytestconfig.getoption("--gpuconform-quick"))
 

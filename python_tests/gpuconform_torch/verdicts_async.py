@@ -7,8 +7,13 @@ RETURNED_EARLY = "returned_early"
 WAITED = "waited"
 INCONCLUSIVE = "inconclusive"
 
+# The half-gate rule, the same as the native layer's (probes/async/toolkit.cpp, classify): a call
+# that took at least half the gate's length waited for it. It defines the words, so it is no
+# profile value: the two layers must not judge the same evidence two ways.
+k_waited_min_gate_fraction = 0.5
 
-def classify_gated_call(busy_before, busy_after, call_ms, gate_ms, early_max_gate_fraction):
+
+def classify_gated_call(busy_before, busy_after, call_ms, gate_ms):
     """Classifies one call made on a stream behind a queued spin (the gate).
 
     The evidence is the stream itself, not a timing threshold: busy after the call means the
@@ -18,7 +23,7 @@ def classify_gated_call(busy_before, busy_after, call_ms, gate_ms, early_max_gat
     """
     if not busy_before:
         return INCONCLUSIVE
-    if busy_after and call_ms < early_max_gate_fraction * gate_ms:
+    if busy_after and call_ms < k_waited_min_gate_fraction * gate_ms:
         return RETURNED_EARLY
     return WAITED
 

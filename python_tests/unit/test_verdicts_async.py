@@ -14,7 +14,7 @@ E, W, I = va.RETURNED_EARLY, va.WAITED, va.INCONCLUSIVE
     (False, False, 0.05, 20, I),
 ])
 def test_classify_gated_call(busy_before, busy_after, call_ms, gate_ms, expected):
-    assert va.classify_gated_call(busy_before, busy_after, call_ms, gate_ms, 0.5) == expected
+    assert va.classify_gated_call(busy_before, busy_after, call_ms, gate_ms) == expected
 
 
 @pytest.mark.parametrize("classes, status", [
