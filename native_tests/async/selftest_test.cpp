@@ -74,10 +74,9 @@ TEST(FaultCaught, ConformingSimPassesTheDocumentedRequirements) {
     EXPECT_GE(passes, 10) << "a conforming device must pass the documented-required checks, not just avoid failing";
 }
 
-// Every async check is the must-trip of some scenario, except these two, for the reason given.
+// Every async check is the must-trip of some scenario, except this one, for the reason given.
 TEST(FaultCaught, EveryAsyncCheckIsProvenByAScenario) {
     const std::map<std::string, std::string> unproven{
-        {"async.copy.numa_locality", "the sim has no NUMA topology: its device names no NUMA node, so the check skips"},
         {"async.device.occupancy",
          "an info reading; the co-tenant scenarios prove it: every disturbed result and the "
          "causes must name the co-tenant it found"},

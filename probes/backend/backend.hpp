@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "backend/host_numa.hpp"
 #include "backend/pattern.hpp"
 
 namespace gpuconform {
@@ -113,11 +114,15 @@ public:
     virtual ApiResult launch_invalid(StreamHandle stream) = 0;
     // A kernel that writes through an invalid device address.
     virtual ApiResult launch_fault(StreamHandle stream) = 0;
+
+    // Where host memory lives by NUMA node when this backend decides it; nullptr (every real
+    // runtime) when the host's kernel does. Owned by the backend.
+    virtual HostNuma* host_numa() { return nullptr; }
 };
 
 // Exported by each module: `extern "C" gpuconform::Backend* gpuconform_create_backend(const char* options)`.
 // options is a string the module may interpret (the sim module reads its fault knobs from it).
-constexpr int k_backend_abi_version = 2;
+constexpr int k_backend_abi_version = 3;
 using CreateBackendFn = Backend* (*)(const char* options);
 using AbiVersionFn = int (*)();
 

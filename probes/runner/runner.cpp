@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 
 #include "core/check.hpp"
-#include "core/profile_keys.hpp"
 #include "core/safe_write.hpp"
 #include "framework/framework_layer.hpp"
 #include "junit.hpp"
@@ -126,9 +125,6 @@ Profile load_profile(const std::vector<std::string>& files) {
     std::set<std::string> known;
     for (const auto& c : all_checks()) {
         known.insert(c.id);
-    }
-    for (const auto& k : declared_profile_keys()) {
-        known.insert(k.check);  // the framework layer's checks, which live in pytest
     }
     Profile profile = Profile::builtin(known);
     for (const auto& file : files) {

@@ -13,7 +13,7 @@ namespace gpuconform {
 
 struct FaultScenario {
     std::string fault;                // "" for the conforming sim
-    std::set<std::string> must_trip;  // checks that must end fail or error
+    std::set<std::string> must_trip;  // checks that must end fail, error or warn
     std::vector<std::string> only;    // run just these checks (hang/crash: each costs a timeout)
     std::string why;                  // what the scenario shows, in words
     double timeout_s = 0;             // per-check limit override (0: the check's own)
@@ -37,7 +37,7 @@ bool is_sim_fault(const std::string& name);
 struct ScenarioOutcome {
     const FaultScenario* scenario = nullptr;
     std::vector<CheckResult> results;
-    std::set<std::string> tripped;     // fail or error (with a co-tenant: fail, or error naming nobody)
+    std::set<std::string> tripped;     // fail, warn or error (with a co-tenant: error only naming nobody)
     std::set<std::string> missed;      // must_trip but did not
     std::set<std::string> unexpected;  // tripped but not in must_trip
     bool ok() const { return missed.empty() && unexpected.empty(); }

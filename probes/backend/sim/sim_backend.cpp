@@ -12,12 +12,15 @@
 namespace gpuconform::sim {
 
 SimBackend::SimBackend(SimOptions options) : m_options(std::move(options)) {
+    std::vector<SimNuma::DeviceSeat> seats;
     for (int i = 0; i < m_options.devices; ++i) {
         auto d = std::make_unique<SimDevice>();
         d->faults = m_options.faults[static_cast<std::size_t>(i)];
         d->legacy = m_scheduler.create_stream(i, /*legacy=*/true, /*blocking=*/false);
+        seats.push_back({i % k_sim_numa_nodes, d->faults});
         m_devices.push_back(std::move(d));
     }
+    m_numa = std::make_unique<SimNuma>(std::move(seats));
     publish_cotenant(m_options);
 }
 

@@ -33,6 +33,8 @@
 //                           one wrong word: a fault on the path drivers take for small copies
 //   copies_corrupt          host <-> device copies of 1 MiB or more deliver one wrong word (a DMA
 //                           path that corrupts): every check that verifies such a copy fails
+//   numa_misreported        the device reports the wrong one of the simulated host's two NUMA
+//                           nodes as its own (sim_numa.hpp): copies from "its" node are the slow ones
 #pragma once
 
 #include <map>
@@ -45,6 +47,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/sim/sim_memory.hpp"
+#include "backend/sim/sim_numa.hpp"
 #include "backend/sim/sim_options.hpp"
 #include "backend/sim/sim_scheduler.hpp"
 
@@ -116,6 +119,8 @@ public:
     ApiResult launch_invalid(StreamHandle stream) override;
     ApiResult launch_fault(StreamHandle stream) override;
 
+    HostNuma* host_numa() override { return m_numa.get(); }
+
 private:
     ApiResult fail(ApiResult error);       // records the error as the calling thread's last error
     ApiResult reported(ApiResult result);  // fail(result) unless it is ok
@@ -135,6 +140,7 @@ private:
     SimOptions m_options;
     MemoryRegistry m_memory;
     std::vector<std::unique_ptr<SimDevice>> m_devices;
+    std::unique_ptr<SimNuma> m_numa;  // the simulated host's two nodes and what was placed on them
 
     std::mutex m_state_mutex;  // handles and per-thread state below
     std::map<StreamHandle, StreamPtr> m_streams;

@@ -140,7 +140,12 @@ ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes
     const bool host_pinned = kind == CopyKind::HostToDevice ? src_kind.has_value() : dst_kind.has_value();
     SimDevice& d = device_of(*s);
     const CopyMode mode = copy_mode(kind, host_pinned, bytes, d.faults);
-    const auto duration = copy_duration(kind, host_pinned, bytes, m_options, d.faults);
+    auto duration = copy_duration(kind, host_pinned, bytes, m_options, d.faults);
+    if (kind != CopyKind::DeviceToDevice) {
+        const void* host = kind == CopyKind::HostToDevice ? src : dst;
+        duration = std::chrono::duration_cast<std::chrono::nanoseconds>(
+            duration * m_numa->copy_factor(s->device, host, bytes));  // memory on the other node
+    }
     std::shared_ptr<std::byte[]> staging;
     if (mode == CopyMode::Staged) {
         staging.reset(new std::byte[bytes]);

@@ -42,6 +42,7 @@ enum class Fault : std::uint32_t {
     PinnedLimit,
     SmallCopiesCorrupt,
     CopiesCorrupt,
+    NumaMisreported,
 };
 
 struct FaultName {
@@ -70,8 +71,9 @@ constexpr FaultName k_fault_names[]{
     {Fault::PinnedLimit, "pinned_limit"},
     {Fault::SmallCopiesCorrupt, "small_copies_corrupt"},
     {Fault::CopiesCorrupt, "copies_corrupt"},
+    {Fault::NumaMisreported, "numa_misreported"},
 };
-static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::CopiesCorrupt) + 1,
+static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::NumaMisreported) + 1,
               "every Fault needs its name in k_fault_names, in order");
 static_assert(std::size(k_fault_names) <= 32, "FaultSet holds 32 knobs");
 
