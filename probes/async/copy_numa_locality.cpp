@@ -59,6 +59,7 @@ double bandwidth_from(Backend& b, HostNuma& numa, StreamHandle s, async::DeviceB
         const auto start = async::Clock::now();
         ms.push_back(async::event_time_ms(
             b, s, [&] { GC_CHECK(b.memcpy_async(dev.data(), host.words(), dev.bytes(), CopyKind::HostToDevice, s)); }));
+        GC_CHECK(b.stream_synchronize(s));  // the host clock's end: the copy done, whatever the events say
         host_ms.push_back(async::ms_since(start));
     }
     if (async::device_mismatches(b, s, dev, seed) != 0) {
