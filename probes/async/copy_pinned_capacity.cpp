@@ -28,10 +28,7 @@ std::string limits_text(const CheckContext& ctx) {
 
 void run(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
-    const std::uint64_t bytes = ctx.options.quick
-                                    ? std::min<std::uint64_t>(ctx.options.pinned_capacity_bytes, 256u << 20)
-                                    : ctx.options.pinned_capacity_bytes;
-    r.expectation["pinned_bytes"] = bytes;
+    const auto bytes = static_cast<std::uint64_t>(ctx.expect(r, "pinned_bytes"));
     if (ctx.buffers != nullptr) {
         ctx.buffers->release_host();  // pinned memory held for other checks would count against a limit
     }

@@ -27,8 +27,7 @@ enum class Scope {
 };
 
 struct RunOptions {
-    bool quick = false;  // fewer sizes and repetitions
-    std::uint64_t pinned_capacity_bytes = 1ull << 30;
+    bool quick = false;             // fewer sizes and repetitions
     double timeout_override_s = 0;  // > 0: every device check gets this limit (selftest)
     std::vector<int> devices;       // what --device chose; empty: every device
 };

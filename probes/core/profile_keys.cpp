@@ -65,6 +65,7 @@ const std::vector<ProfileKey>& declared_profile_keys() {
         copy_bytes("async.copy.numa_locality"),
         count("async.copy.numa_locality", "repetitions"),
         count("async.copy.small_transfers", "repetitions"),
+        {"async.copy.pinned_capacity", "pinned_bytes", 1 << 20, 1ull << 40, true},  // 1 MiB to 1 TiB
         count("async.event.timing_accuracy", "repetitions"),
         count("async.launch.returns_early", "trials"),
         count("async.overlap.kernel_kernel", "repetitions"),
