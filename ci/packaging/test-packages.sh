@@ -140,6 +140,10 @@ install_and_run() {
     [ -f "$root/usr/lib/tmpfiles.d/gpuconform.conf" ] || fail "no tmpfiles retention rule"
     dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Conffiles}\n' gpuconform | grep -q /etc/gpuconform/options \
         || fail "/etc/gpuconform/options is not a conffile"
+    # The conffile an operator edits reads as the nightly run reads it: the built-in layer, then it.
+    in_root "$root" gpuconform profile --profile /etc/gpuconform/profile.yaml >"$dest/profile.json" \
+        || fail "gpuconform profile refuses the shipped /etc/gpuconform/profile.yaml"
+    grep -q '"source": "/etc/gpuconform/profile.yaml"' "$dest/profile.json" || fail "profile.yaml is not a layer"
 
     local rc
     say "gpuconform run --layer host,runtime ($suite root)"
