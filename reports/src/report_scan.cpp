@@ -90,8 +90,8 @@ private:
 
 constexpr std::array<std::string_view, 7> k_top_keys{"schema",      "schema_version", "run",   "results",
                                                      "environment", "backends",       "causes"};
-constexpr std::array<std::string_view, 7> k_result_keys{"id",          "status",       "backend", "device",
-                                                        "disturbance", "measurements", "summary"};
+constexpr std::array<std::string_view, 8> k_result_keys{"id",          "status",       "backend", "device",
+                                                        "disturbance", "measurements", "summary", "remediation"};
 constexpr std::array<std::string_view, 9> k_measurement_keys{"name", "unit",      "value", "min",    "max",
                                                              "n",    "direction", "role",  "samples"};
 
@@ -183,6 +183,13 @@ private:
         if (run.is_object() && run.at_key("id").get(id) == simdjson::SUCCESS) {
             m_report.run_id = text("run.id", id);
         }
+        // It decides the verdict (an interrupted run is inconclusive), so a wrong type is refused.
+        dom::element flag;
+        if (run.is_object() && run.at_key("interrupted").get(flag) == simdjson::SUCCESS && !flag.is_null()) {
+            if (flag.get(m_report.interrupted) != simdjson::SUCCESS) {
+                type_error("run.interrupted", flag.type(), "a boolean");
+            }
+        }
     }
     void read_environment(dom::object env) {
         for (const dom::key_value_pair field : env) {
@@ -241,6 +248,7 @@ private:
         }
         ScannedResult result;
         std::string_view summary;
+        std::string_view remediation;
         std::string_view disturbance;
         std::string status;
         std::string backend;
@@ -262,6 +270,8 @@ private:
                 disturbance = result.disturbed ? text_at(field.value, "summary") : std::string_view{};
             } else if (key == "summary") {
                 summary = text_or_empty(field.value);
+            } else if (key == "remediation") {
+                remediation = text_or_empty(field.value);
             } else if (key == "measurements" && field.value.is_array()) {
                 for (const dom::element m : as_array(field.value)) {
                     read_measurement(m, result);
@@ -277,6 +287,7 @@ private:
         result.status = *parsed;
         if (severity(result.status) > severity(Status::Info)) {
             result.summary = summary;
+            result.remediation = remediation;
             result.disturbance = !result.disturbed ? "" : disturbance.empty() ? "another GPU user" : disturbance;
         }
         if (device) {

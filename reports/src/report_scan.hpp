@@ -41,6 +41,7 @@ struct ScannedResult {
     // Kept only for results worth a look (warn, fail, error): what the fleet view and diff say.
     std::string summary;
     std::string disturbance;  // the disturbance's summary ("another GPU user" when it has none)
+    std::string remediation;  // what to do about it: the fix of a root cause grouped by check
 };
 
 // One entry of the report's optional top-level `causes` (schema 1.x, additive).
@@ -54,7 +55,8 @@ struct RunCause {
 
 struct ScannedReport {
     std::string run_id;
-    GroupValues groups;  // indexed by GroupKey
+    bool interrupted = false;  // run.interrupted: the run stopped early, so its verdict is inconclusive
+    GroupValues groups;        // indexed by GroupKey
     std::vector<ScannedResult> results;
     std::vector<RunCause> causes;
 };

@@ -105,13 +105,15 @@ void scan_one(const std::string& path, std::string& text, bool keep_detail, cons
     }
     entry.path = path;
     entry.run_id = std::move(scanned->run_id);
+    entry.interrupted = scanned->interrupted;
     entry.groups = t.groups.intern(join_groups(scanned->groups));
     entry.results.reserve(scanned->results.size());
     for (ScannedResult& r : scanned->results) {
         const std::uint32_t label = t.labels.intern(r.id + '\x1f' + r.device);
         entry.results.push_back({label, r.status, r.disturbed});
         if (o.problems && severity(r.status) > severity(Status::Info)) {
-            entry.problems.push_back({label, r.status, std::move(r.summary), std::move(r.disturbance)});
+            entry.problems.push_back(
+                {label, r.status, std::move(r.summary), std::move(r.disturbance), std::move(r.remediation)});
         }
         for (const ScannedMeasurement& m : r.measurements) {
             entry.measurements.push_back({label, t.measures.intern(m.name + '\x1f' + m.unit), m.value,

@@ -55,11 +55,13 @@ struct RunProblem {
     Status status;
     std::string summary;
     std::string disturbance;  // the result's optional disturbance.summary; "" when undisturbed
+    std::string remediation;
 };
 
 struct RunEntry {
     std::string path;
     std::string run_id;
+    bool interrupted = false;  // run.interrupted
     std::uint32_t groups = 0;  // into ReportSet::group_values
     std::vector<ResultEntry> results;
     std::vector<MeasurementEntry> measurements;
