@@ -124,46 +124,5 @@ TEST(HtmlCharts, TicksStepByOneTwoOrFive) {
     EXPECT_DOUBLE_EQ(nice_step(0.0, 5), 1.0);
 }
 
-TEST(Fleet, RejectsOnFailOrErrorAndGroupsCausesByCheckWithoutCauses) {
-    test::ScratchDir dir("fleet");
-    dir.write("a.json", test::make_report("r1", "good", "D", "G", {{"host.x", "pass", -1, {}}}).dump());
-    dir.write("b.json", test::make_report("r2", "warned", "D", "G", {{"host.x", "warn", -1, {}}}).dump());
-    dir.write("c.json", test::make_report("r3", "bad", "D", "G", {{"host.x", "fail", -1, {}}}).dump());
-    ReadOptions o;
-    o.problems = true;
-    const Fleet f = build_fleet(read_reports({dir.path()}, o));
-    ASSERT_EQ(f.nodes.size(), 3u);
-    EXPECT_TRUE(f.nodes[0].accepted);
-    EXPECT_TRUE(f.nodes[1].accepted);
-    EXPECT_FALSE(f.nodes[2].accepted);
-    EXPECT_EQ(f.failed, 1u);
-    EXPECT_EQ(f.errored, 0u);
-    ASSERT_EQ(f.causes.size(), 1u);
-    EXPECT_EQ(f.causes[0].kind, "check");
-    EXPECT_EQ(f.causes[0].runs, std::vector<std::uint32_t>{2});
-    const std::string csv = render_acceptance_csv(f, {});
-    EXPECT_NE(csv.find("bad,D · G,rejected,fail,no,host.x failed or errored,host.x fail"), std::string::npos) << csv;
-}
-
-TEST(Fleet, ReportCausesExplainTheResultsTheyName) {
-    test::ScratchDir dir("fleet-causes");
-    nlohmann::json doc =
-        test::make_report("r1", "busy", "D", "G", {{"async.y", "error", 0, {}}, {"host.x", "fail", -1, {}}});
-    doc["causes"] = {{{"id", "busy_gpu"},
-                      {"kind", "busy_gpu"},
-                      {"title", "GPU busy"},
-                      {"fix", "drain it"},
-                      {"results", {"async.y[cuda:0]"}}}};
-    dir.write("a.json", doc.dump());
-    ReadOptions o;
-    o.problems = true;
-    const ReportSet set = read_reports({dir.path()}, o);
-    const Fleet f = build_fleet(set);
-    ASSERT_EQ(f.causes.size(), 2u);
-    EXPECT_EQ(f.nodes[0].causes.size(), 2u);
-    const Matrix m = build_matrix(set, k_default_group_keys);
-    EXPECT_NE(render_matrix_csv(m).find(",GPU busy\r\n"), std::string::npos) << render_matrix_csv(m);
-}
-
 }  // namespace
 }  // namespace gpuconform
