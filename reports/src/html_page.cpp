@@ -12,6 +12,13 @@ h1 { font-size: 1.4em; margin: 0; } h2 { font-size: 1.15em; margin-top: 1.6em; }
 header.top { display: flex; justify-content: space-between; align-items: flex-start; gap: 2em; }
 .counts-box { text-align: right; padding: 0.5em 0.9em; border-radius: 6px; border: 2px solid #ccc; font-size: 1.05em; }
 .counts-box.bad { border-color: #c33; background: #fdf0f0; } .counts-box.good { border-color: #3a3; background: #f0faf0; }
+.counts-box.unsure { border-color: #d90; background: #fff8e6; }
+.verdict-line { font-size: 1.15em; margin: 0.8em 0 0.3em; padding: 0.4em 0.8em; border-left: 6px solid #ccc; }
+.verdict-line.v-pass { border-color: #3a3; } .verdict-line.v-fail { border-color: #c33; background: #fdf0f0; }
+.verdict-line.v-inconclusive { border-color: #d90; background: #fff8e6; }
+.headline { font-size: 1.05em; margin: 0.3em 0 0.3em 0.9em; } .fix { color: #333; }
+.explains a { font-family: monospace; font-size: 0.9em; padding: 0 0.3em; border-radius: 3px; text-decoration: none; }
+#other-results > summary { cursor: pointer; font-size: 1.1em; font-weight: 600; margin: 1em 0 0.5em; }
 .counts-box strong { font-size: 1.2em; }
 table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: 3px 6px; vertical-align: top; }
 th { background: #f3f3f3; font-weight: 600; } .check { font-family: monospace; white-space: nowrap; font-weight: 400; }
@@ -38,6 +45,8 @@ table.sortable th { cursor: pointer; } table.sortable th[aria-sort]::after { con
 .result.st-fail, .result.st-error { border-left-color: #c33; } .result h3 { font-size: 1em; margin: 0.2em 0; }
 .result .summary { margin: 0.2em 0; } .result .remediation { margin: 0.2em 0; }
 .result table { font-size: 0.9em; }
+section.result { background: #fff; } section.result.st-fail, section.result.st-error { background: #fdf3f3; }
+section.result.st-warn { background: #fffbea; } .caused-by { margin: 0.2em 0; }
 svg text:not([fill]) { font-size: 11px; fill: #333; } svg text { font-size: 11px; }
 .chart { margin: 0.5em 1em 1em 0; display: inline-block; vertical-align: top; }
 .signature { margin-top: 3em; }
@@ -89,6 +98,8 @@ constexpr const char* k_js = R"js(
   function openTarget() {
     var el = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
     if (el && el.tagName === 'DETAILS') { el.open = true; }
+    var fold = el && el.parentElement ? el.parentElement.closest('details') : null;
+    if (fold && !fold.open) { fold.open = true; el.scrollIntoView(); }
   }
   // Sortable tables: click a header; numbers and severities sort by data-key when present.
   document.querySelectorAll('table.sortable').forEach(function (table) {
@@ -114,6 +125,26 @@ constexpr const char* k_js = R"js(
   });
   document.querySelectorAll('#status-filter input, #group-filter, #problems-only').forEach(function (el) {
     el.addEventListener('change', apply);
+  });
+  // One report's page: hide the cards of unticked statuses. A change opens the folded results,
+  // since the person now says which statuses to see.
+  function applyResults() {
+    var shown = {};
+    document.querySelectorAll('#result-filter input').forEach(function (box) { shown[box.value] = box.checked; });
+    var count = 0;
+    document.querySelectorAll('section.result[data-status]').forEach(function (card) {
+      card.hidden = !shown[card.getAttribute('data-status')];
+      if (!card.hidden) { count += 1; }
+    });
+    var out = document.getElementById('results-shown');
+    if (out) { out.textContent = String(count); }
+  }
+  document.querySelectorAll('#result-filter input').forEach(function (box) {
+    box.addEventListener('change', function () {
+      var rest = document.getElementById('other-results');
+      if (rest) { rest.open = true; }
+      applyResults();
+    });
   });
   window.addEventListener('hashchange', openTarget);
   apply();

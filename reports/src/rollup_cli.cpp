@@ -55,7 +55,49 @@ struct MatrixOptions {
     std::string format = "terminal";
     std::string output;
     unsigned threads = 0;
+    bool only_problems = false;
 };
+
+bool problem_cell(const Cell& c) { return c.total() > 0 && severity(c.worst()) >= severity(Status::Warn); }
+
+// The checks (rows) and groups (columns) that hold a warn, fail or error cell; nothing else changes.
+Matrix problem_rows_only(Matrix m) {
+    std::vector<bool> keep_column(m.columns.size(), false);
+    std::vector<std::size_t> rows;
+    for (std::size_t r = 0; r < m.rows.size(); ++r) {
+        bool any = false;
+        for (std::size_t c = 0; c < m.columns.size(); ++c) {
+            if (problem_cell(m.cells[r][c])) {
+                keep_column[c] = true;
+                any = true;
+            }
+        }
+        if (any) {
+            rows.push_back(r);
+        }
+    }
+    Matrix out = m;
+    out.rows.clear();
+    out.cells.clear();
+    out.columns.clear();
+    out.column_runs.clear();
+    for (std::size_t c = 0; c < m.columns.size(); ++c) {
+        if (keep_column[c]) {
+            out.columns.push_back(m.columns[c]);
+            out.column_runs.push_back(m.column_runs[c]);
+        }
+    }
+    for (const std::size_t r : rows) {
+        out.rows.push_back(m.rows[r]);
+        out.cells.emplace_back();
+        for (std::size_t c = 0; c < m.columns.size(); ++c) {
+            if (keep_column[c]) {
+                out.cells.back().push_back(std::move(m.cells[r][c]));
+            }
+        }
+    }
+    return out;
+}
 
 int run_matrix(const MatrixOptions& o) {
     std::vector<GroupKey> by;
@@ -69,6 +111,14 @@ int run_matrix(const MatrixOptions& o) {
         std::cerr << "gpuconform matrix: -o: " << problem << "\n";
         return 2;
     }
+    // The acceptance record is kept whole: it lists every node, whatever its verdict.
+    const bool acceptance = by == std::vector<GroupKey>{GroupKey::Host};
+    const bool record = acceptance && (o.format == "terminal" || o.format == "csv" || o.format == "html");
+    if (o.only_problems && record) {
+        std::cerr << "gpuconform matrix: --only-problems does not apply to the acceptance record (--by host as "
+                     "terminal, csv or html), which lists every node\n";
+        return 2;
+    }
     ReadOptions read;
     read.threads = o.threads;
     read.measurements = o.format == "html" || o.format == "prometheus";
@@ -76,9 +126,8 @@ int run_matrix(const MatrixOptions& o) {
     read.problems = o.format != "prometheus" && o.format != "junit";
     const ReportSet set = read_reports(o.inputs, read);
     report_rejected(set.rejected);
-    const Matrix m = build_matrix(set, by);
+    const Matrix m = o.only_problems ? problem_rows_only(build_matrix(set, by)) : build_matrix(set, by);
     // Grouped by host, the person-readable views are the acceptance record: a verdict per node.
-    const bool acceptance = by == std::vector<GroupKey>{GroupKey::Host};
     std::string text;
     if (acceptance && o.format == "terminal") {
         text = render_acceptance_terminal(build_fleet(set), set.rejected, colour_wanted(o.output));
@@ -109,6 +158,7 @@ struct RenderOptions {
     std::string report;
     std::string format = "terminal";
     std::string output;
+    bool only_problems = false;
 };
 
 int run_render(const RenderOptions& o) {
@@ -124,7 +174,7 @@ int run_render(const RenderOptions& o) {
     }
     std::string text;
     try {
-        text = render_report(*doc, o.format, colour_wanted(o.output), o.report);
+        text = render_report(*doc, o.format, colour_wanted(o.output), o.report, o.only_problems);
     } catch (const std::exception& e) {  // a field the view needed had a shape the reader let through
         std::cerr << "gpuconform render: " << o.report << ": cannot be shown: " << e.what() << "\n";
         return 2;
@@ -139,6 +189,9 @@ void add_render(CLI::App& app, int& exit_code, bool run) {
     cmd->add_option("-f,--format", o->format, "terminal|markdown|csv|json|junit|prometheus|html|timings")
         ->check(CLI::IsMember(k_render_formats));
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
+    cmd->add_flag("--only-problems", o->only_problems,
+                  "show only fail, error and warn results (with the verdict and causes of the whole run); "
+                  "timings is unchanged");
     cmd->footer("Exit status: 0 rendered; 2 the report could not be read.");
     // The callback owns the options the parser writes into, so it stays even when it must not run.
     cmd->callback([o, &exit_code, run] { exit_code = run ? run_render(*o) : 0; });
@@ -157,6 +210,8 @@ void add_matrix(CLI::App& app, int& exit_code, bool run) {
         ->capture_default_str();
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
     cmd->add_option("-j,--threads", o->threads, "parser threads (default: one per core)");
+    cmd->add_flag("--only-problems", o->only_problems,
+                  "keep only the checks and groups with a warn, fail or error cell (not for the acceptance record)");
     cmd->footer(k_exit_help);
     cmd->callback([o, &exit_code, run] { exit_code = run ? run_matrix(*o) : 0; });
 }
