@@ -1,6 +1,8 @@
 """The roll-up's HTML page in a real headless browser: it loads from disk without console
 errors, the matrix holds the right cells for a known input, a hostile host name stays text,
-and the filters change what is shown. Needs chromium, chromium-driver and python3-selenium
+and the filters change what is shown. One report's page opens with its verdict, root failure
+and causes, shows failures, errors and warnings with the rest folded, and its status filter
+hides cards. Needs chromium, chromium-driver and python3-selenium
 (Debian packages); skipped without them. GPUCONFORM_BIN names the gpuconform executable."""
 import json
 import os
@@ -165,5 +167,86 @@ def test_drill_down_and_charts(page):
 
 def test_small_page_counts(page):
     assert page.find_element(By.ID, "count-nodes").text == "3"
-    assert page.find_element(By.ID, "count-failed").text == "1"
-    assert page.find_element(By.ID, "count-errored").text == "0"
+    assert page.find_element(By.ID, "count-fail").text == "1"
+    assert page.find_element(By.ID, "count-inconclusive").text == "0"
+    assert page.find_element(By.ID, "count-pass").text == "2"  # a warn is judged: that node passes
+
+
+@pytest.fixture(scope="module")
+def report_page():
+    """One faulted report's page: info results come first in the file, the failure after them."""
+    folder = tempfile.mkdtemp(prefix="gpuconform-report-page-")
+    doc = report("r9", "node-f", "Debian 12", "H200",
+                 [("host.distro", "info", None), ("host.kernel", "info", None), ("host.pcie.link", "skip", None),
+                  ("async.copy.bandwidth", "pass", 0), ("async.overlap.copy_compute", "error", 0),
+                  ("async.copy.pinned_returns_early", "fail", 0), ("async.copy.numa_locality", "warn", 0)])
+    doc["causes"] = [{"id": "env:CUDA_LAUNCH_BLOCKING", "kind": "env_var", "title": "CUDA_LAUNCH_BLOCKING=1 is set",
+                      "fix": "unset CUDA_LAUNCH_BLOCKING",
+                      "results": ["async.copy.pinned_returns_early[cuda:0]", "async.overlap.copy_compute[cuda:0]"]},
+                     {"id": "no_driver", "kind": "no_driver", "title": "no GPU on the PCI bus", "fix": "",
+                      "results": ["host.pcie.link"]}]
+    path = os.path.join(folder, "r.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    html = os.path.join(folder, "report.html")
+    proc = subprocess.run([os.environ["GPUCONFORM_BIN"], "render", path, "--format", "html", "-o", html],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    driver = start_browser(folder)
+    try:
+        driver.get("file://" + html)
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def shown_cards(driver):
+    return [s.get_attribute("data-status") for s in driver.find_elements(By.CSS_SELECTOR, "section.result")
+            if s.is_displayed()]
+
+
+def filter_box(driver, status):
+    return driver.find_element(By.CSS_SELECTOR, f'#result-filter input[value="{status}"]')
+
+
+def test_report_page_opens_with_verdict_cause_then_problems(report_page):
+    assert [e for e in report_page.get_log("browser") if e["level"] == "SEVERE"] == []
+    assert report_page.find_element(By.ID, "verdict").text == "fail"
+    assert report_page.find_element(By.ID, "reason").text == "1 check failed; 1 check could not run (error)"
+    assert report_page.find_element(By.ID, "headline-text").text == "CUDA_LAUNCH_BLOCKING=1 is set"
+    causes = report_page.find_elements(By.CSS_SELECTOR, "#causes > li")
+    assert [c.find_element(By.CSS_SELECTOR, ".cause-title").text for c in causes] == [
+        "CUDA_LAUNCH_BLOCKING=1 is set", "no GPU on the PCI bus"]
+    # Failures, errors and warnings are shown; everything else waits in the fold.
+    assert shown_cards(report_page) == ["fail", "error", "warn"]
+    order = [s.get_attribute("data-status") for s in report_page.find_elements(By.CSS_SELECTOR, "section.result")]
+    assert order == ["fail", "error", "warn", "info", "info", "skip", "pass"]
+    fold = report_page.find_element(By.ID, "other-results")
+    assert fold.find_element(By.TAG_NAME, "summary").text == "4 other results: 1 pass · 2 info · 1 skip"
+
+
+def test_report_page_status_filter_hides_cards(report_page):
+    assert report_page.find_element(By.ID, "results-shown").text == "7"
+    filter_box(report_page, "fail").click()
+    filter_box(report_page, "pass").click()
+    # A change opens the fold: the person now says which statuses to see.
+    assert shown_cards(report_page) == ["error", "warn", "info", "info", "skip"]
+    assert report_page.find_element(By.ID, "results-shown").text == "5"
+    for status in ("error", "warn", "info", "skip"):
+        filter_box(report_page, status).click()
+    assert shown_cards(report_page) == []
+    for status in ("fail", "error", "warn", "info", "skip", "pass"):
+        filter_box(report_page, status).click()
+    assert shown_cards(report_page) == ["fail", "error", "warn", "info", "info", "skip", "pass"]
+    assert report_page.find_element(By.ID, "results-shown").text == "7"
+
+
+def test_report_page_cause_links_open_the_fold(report_page):
+    report_page.find_element(By.ID, "other-results").find_element(By.TAG_NAME, "summary").click()  # close it again
+    assert report_page.find_element(By.ID, "other-results").get_attribute("open") is None
+    link = report_page.find_element(By.CSS_SELECTOR, "#causes > li:nth-child(2) .explains a")
+    assert link.text == "host.pcie.link"
+    link.click()
+    assert report_page.find_element(By.ID, "other-results").get_attribute("open") is not None
+    assert report_page.find_element(By.ID, link.get_attribute("href").split("#")[1]).is_displayed()
