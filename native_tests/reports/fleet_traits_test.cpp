@@ -68,8 +68,9 @@ TEST(FleetTraits, SharedButNotApartSaysSoWithTheNodesThatLackIt) {
     EXPECT_TRUE(t.apart.empty());
     EXPECT_EQ(t.with_traits, 40u);
     EXPECT_EQ(traits_line(t),
-              "9 of 40 nodes with Debian GNU/Linux 13 (trixie) and kernel 6.12.38+deb13-amd64; on 3 GPU models, 3 "
-              "drivers and 3 torch builds; nothing in the fingerprint sets them apart: 31 nodes with the same do not "
+              "9 of 40 nodes with Debian GNU/Linux 13 (trixie) and kernel 6.12.38+deb13-amd64; on 3 of 5 GPU "
+              "models, 3 of 5 drivers and 3 of 5 torch builds; nothing in the fingerprint sets them apart: 31 nodes "
+              "with the same do not "
               "have it");
 }
 
@@ -82,8 +83,8 @@ TEST(FleetTraits, NineInTenSetApartEightInTenDoNot) {
     EXPECT_EQ(line(9),
               "9 of 10 AMD Instinct MI250X nodes, all with driver 6.2.4 and torch 2.5.1+rocm6.2; on all 5 "
               "distros and all 5 kernels; no other GPU model has it");
-    EXPECT_EQ(line(8).rfind("8 of 10 nodes with AMD Instinct MI250X, driver 6.2.4 and torch 2.5.1+rocm6.2; on 4 "
-                            "distros and 4 kernels; nothing in the fingerprint sets them apart",
+    EXPECT_EQ(line(8).rfind("8 of 10 nodes with AMD Instinct MI250X, driver 6.2.4 and torch 2.5.1+rocm6.2; on 4 of 5 "
+                            "distros and 4 of 5 kernels; nothing in the fingerprint sets them apart",
                             0),
               0u)
         << line(8);

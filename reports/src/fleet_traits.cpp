@@ -165,8 +165,9 @@ std::string traits_line(const CauseTraits& t) {
     if (!t.varied.empty()) {
         std::vector<std::string> spread;
         for (const FieldSpread& v : t.varied) {
-            spread.push_back(
-                fmt::format("{}{} {}", v.values == v.fleet_values ? "all " : "", v.values, k_words[v.field].many));
+            spread.push_back(v.values == v.fleet_values
+                                 ? fmt::format("all {} {}", v.values, k_words[v.field].many)
+                                 : fmt::format("{} of {} {}", v.values, v.fleet_values, k_words[v.field].many));
         }
         parts.push_back("on " + join_and(spread));
     }

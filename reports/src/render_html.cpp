@@ -175,31 +175,44 @@ std::string run_html(std::size_t index, const nlohmann::json& d) {
     return out + "</table></details>\n";
 }
 
-// The counts that open every fleet page, top right: what needs action out of how many.
+// The fleet page's own rules; the shared ones are in html_page.cpp.
+constexpr const char* k_fleet_css =
+    "<style>ol.causes .traits { margin: 0.15em 0; color: #124; } ol.causes summary { cursor: pointer; color: #036; }\n"
+    "ol.causes .nodes { display: block; margin: 0.3em 0 0.3em 1em; }\n"
+    "td.verdict-fail { color: #a00; font-weight: 700; } td.verdict-inconclusive { color: #a50; font-weight: 700; }\n"
+    "td.verdict-pass { color: #060; } td.causes .traits { color: #555; font-size: 0.9em; }\n"
+    "#fleet-counts { white-space: nowrap; }</style>\n";
+
+// The counts that open every fleet page, top right: each verdict, out of how many nodes.
 std::string fleet_counts_html(const Fleet& f) {
     return fmt::format(
-        "<div id=\"fleet-counts\" class=\"counts-box{}\"><strong><span id=\"count-rejected\">{}</span> of "
-        "<span id=\"count-nodes\">{}</span> nodes need action</strong><br>"
-        "<span class=\"st-fail\"><span id=\"count-failed\">{}</span> failed</span> · "
-        "<span class=\"st-error\"><span id=\"count-errored\">{}</span> errored</span> · "
-        "<span><span id=\"count-disturbed\">{}</span> disturbed by another GPU user</span></div>\n",
-        f.rejected_nodes() ? " bad" : " good", f.rejected_nodes(), f.nodes.size(), f.failed, f.errored, f.disturbed);
+        "<div id=\"fleet-counts\" class=\"counts-box{}\"><strong><span id=\"count-fail\">{}</span> fail · "
+        "<span id=\"count-inconclusive\">{}</span> inconclusive · <span id=\"count-pass\">{}</span> pass</strong>"
+        "<br>of <span id=\"count-nodes\">{}</span> nodes; <span id=\"count-disturbed\">{}</span> disturbed by "
+        "another GPU user</div>\n",
+        f.failed + f.inconclusive ? " bad" : " good", f.failed, f.inconclusive, f.passed(), f.nodes.size(),
+        f.disturbed);
 }
 
-std::string causes_html(const Fleet& f, const ReportSet& set) {
+// Each cause: its title and fix, what its nodes share, and the nodes folded behind it.
+std::string causes_html(const Fleet& f) {
     if (f.causes.empty()) {
         return "<p id=\"no-causes\">No node has a failing or erroring result.</p>\n";
     }
     std::string out = "<ol id=\"causes\" class=\"causes\">\n";
     for (std::size_t c = 0; c < f.causes.size(); ++c) {
         const FleetCause& cause = f.causes[c];
-        out += fmt::format("<li data-cause=\"{}\"><strong>{}</strong> <span class=\"muted\">({}, {} node{})</span>", c,
-                           xml_escape(cause.title), xml_escape(cause.kind), cause.runs.size(),
-                           cause.runs.size() == 1 ? "" : "s");
+        out += fmt::format(
+            "<li id=\"cause-{0}\" data-cause=\"{0}\"><strong>{1}</strong> <span class=\"muted\">({2})</span>", c,
+            xml_escape(cause.title), xml_escape(cause.kind));
         if (!cause.fix.empty()) {
             out += "<br>Fix: " + xml_escape(cause.fix);
         }
-        out += "<br><span class=\"nodes\">";
+        if (!cause.traits.empty()) {
+            out += "<p class=\"traits\"><span class=\"muted\">Where:</span> " + xml_escape(cause.traits) + "</p>";
+        }
+        out += fmt::format("<details class=\"hosts\"><summary>{} host{}</summary><span class=\"nodes\">",
+                           cause.runs.size(), cause.runs.size() == 1 ? "" : "s");
         for (std::size_t i = 0; i < cause.runs.size() && i < k_html_nodes_per_cause; ++i) {
             out += fmt::format("<a class=\"node\" href=\"#node-{}\">{}</a> ", cause.runs[i],
                                xml_escape(f.nodes[cause.runs[i]].host));
@@ -208,49 +221,56 @@ std::string causes_html(const Fleet& f, const ReportSet& set) {
             out += fmt::format("<a href=\"#nodes\">+{} more in the node list</a>",
                                cause.runs.size() - k_html_nodes_per_cause);
         }
-        out += "</span></li>\n";
+        out += "</span></details></li>\n";
     }
-    (void)set;
     return out + "</ol>\n";
 }
 
-// Node table rows: the acceptance record, or on the fleet page the nodes that need action.
+// Sorts descending to fail first (the table's sort reads data-key).
+int verdict_key(Verdict v) { return v == Verdict::Fail ? 2 : v == Verdict::Inconclusive ? 1 : 0; }
+
+// Node table rows: the acceptance record, or on the fleet page the nodes that do not pass.
 std::string node_table_html(const Fleet& f, const ReportSet& set, bool all) {
     std::string out =
         "<table id=\"nodes\" class=\"nodes sortable\"><thead><tr><th data-sort=\"text\">host</th>"
-        "<th data-sort=\"text\">group</th><th data-sort=\"text\">verdict</th><th data-sort=\"severity\">worst</th>"
+        "<th data-sort=\"text\">group</th><th data-sort=\"severity\">verdict</th><th data-sort=\"severity\">worst</th>"
         "<th data-sort=\"text\">reason</th><th data-sort=\"text\">root causes</th></tr></thead>\n<tbody>\n";
     std::size_t rows = 0;
-    // Rejected first, then by host: the printed record leads with what needs action.
+    // Fail first, then inconclusive, then by host: the printed record leads with what to act on.
     std::vector<const NodeVerdict*> order;
     for (const NodeVerdict& v : f.nodes) {
         order.push_back(&v);
     }
     std::stable_sort(order.begin(), order.end(), [](const NodeVerdict* a, const NodeVerdict* b) {
-        return a->accepted != b->accepted ? !a->accepted : a->host < b->host;
+        const int ka = verdict_key(a->verdict);
+        const int kb = verdict_key(b->verdict);
+        return ka != kb ? ka > kb : a->host < b->host;
     });
     for (const NodeVerdict* vp : order) {
         const NodeVerdict& v = *vp;
-        if (!all && v.worst != Status::Fail && v.worst != Status::Error && !v.disturbed) {
+        if (!all && v.verdict == Verdict::Pass && !v.disturbed) {
             continue;
         }
         std::string causes;
         for (const std::uint32_t c : v.causes) {
-            causes += (causes.empty() ? "" : "; ") + f.causes[c].title;
+            causes += fmt::format("<div><a href=\"#cause-{}\">{}</a>{}</div>", c, xml_escape(f.causes[c].title),
+                                  !all || f.causes[c].traits.empty()  // the fleet page has them in its causes
+                                      ? ""
+                                      : "<br><span class=\"traits\">" + xml_escape(f.causes[c].traits) + "</span>");
         }
         const std::string host = set.runs[v.run].detail.is_null()
                                      ? xml_escape(v.host)
                                      : fmt::format("<a href=\"#run-{}\">{}</a>", v.run, xml_escape(v.host));
         out += fmt::format(
             "<tr id=\"node-{0}\" data-verdict=\"{1}\"><td class=\"host\">{2}</td><td>{3}</td>"
-            "<td class=\"verdict {1}\">{1}</td><td class=\"st-{4}\" "
-            "data-key=\"{5}\">{4}</td><td>{6}</td><td>{7}</td></tr>\n",
-            v.run, v.accepted ? "accepted" : "rejected", host, xml_escape(v.group), to_string(v.worst),
-            severity(v.worst), xml_escape(v.reason), xml_escape(causes));
+            "<td class=\"verdict verdict-{1}\" data-key=\"{8}\">{1}</td><td class=\"st-{4}\" "
+            "data-key=\"{5}\">{4}</td><td>{6}</td><td class=\"causes\">{7}</td></tr>\n",
+            v.run, to_string(v.verdict), host, xml_escape(v.group), to_string(v.worst), severity(v.worst),
+            xml_escape(v.reason), causes, verdict_key(v.verdict));
         ++rows;
     }
     if (rows == 0) {
-        return "<p class=\"muted\">No node needs action.</p>\n";
+        return "<p class=\"muted\">Every node passes.</p>\n";
     }
     return out + "</tbody></table>\n";
 }
@@ -296,10 +316,10 @@ std::string render_html(const Matrix& m, const ReportSet& set) {
         "<header class=\"top\"><div><h1>gpuconform fleet</h1>\n" +
         fmt::format("<p id=\"totals\">{} runs in {} groups, {} checks; {} of {} inputs rejected.</p></div>\n",
                     m.run_hosts.size(), m.columns.size(), m.rows.size(), m.rejected.size(), m.files_seen) +
-        fleet_counts_html(f) + "</header>\n";
+        fleet_counts_html(f) + "</header>\n" + k_fleet_css;
     body += rejected_inputs_html(m.rejected);
-    body += "<h2>Root causes</h2>\n" + causes_html(f, set);
-    body += "<h2>Nodes that need action</h2>\n" + node_table_html(f, set, false);
+    body += "<h2>Root causes</h2>\n" + causes_html(f);
+    body += "<h2>Nodes that fail or are inconclusive</h2>\n" + node_table_html(f, set, false);
     body += "<h2>Matrix</h2>\n" + filters_html(m, has_problem_cell(m)) + matrix_html(m, set);
     body += "<h2>Bandwidth against transfer size</h2>\n" + bandwidth_charts_html(m, set);
     body += "<h2>Copy/compute overlap</h2>\n" + overlap_charts_html(set);
@@ -310,17 +330,19 @@ std::string render_html(const Matrix& m, const ReportSet& set) {
 }
 
 std::string render_acceptance_html(const Fleet& f, const Matrix& m, const ReportSet& set) {
-    std::string body = "<header class=\"top\"><div><h1>gpuconform acceptance record</h1>\n" +
-                       fmt::format(
-                           "<p id=\"totals\">{} nodes; {} of {} inputs rejected. A node is rejected when any result is "
-                           "fail or error; warn is accepted.</p></div>\n",
-                           f.nodes.size(), m.rejected.size(), m.files_seen) +
-                       fleet_counts_html(f) + "</header>\n";
+    std::string body =
+        "<header class=\"top\"><div><h1>gpuconform acceptance record</h1>\n" +
+        fmt::format("<p id=\"totals\">{} nodes; {} of {} inputs rejected.</p></div>\n", f.nodes.size(),
+                    m.rejected.size(), m.files_seen) +
+        fleet_counts_html(f) + "</header>\n" + k_fleet_css +
+        "<p id=\"rule\">A node fails when a check failed on an undisturbed measurement; it is inconclusive when its "
+        "run was interrupted, a check could not run (error), a failure was measured on a busy GPU, or nothing was "
+        "judged; else it passes (a warn passes).</p>\n";
     body += rejected_inputs_html(m.rejected);
     body += "<p class=\"noprint muted\">Click a column header to sort.</p>\n" + node_table_html(f, set, true);
-    body += "<h2>Root causes</h2>\n" + causes_html(f, set);
+    body += "<h2>Root causes</h2>\n" + causes_html(f);
     body +=
-        "<p class=\"signature\">Accepted by: ____________________ &nbsp; Date: ____________ &nbsp; Rack: "
+        "<p class=\"signature\">Checked by: ____________________ &nbsp; Date: ____________ &nbsp; Rack: "
         "____________</p>\n";
     return html_page("gpuconform acceptance record", body);
 }

@@ -1,8 +1,9 @@
 // Self-contained HTML pages (inline CSS, JS and SVG; no network). Everything from the reports is
 // escaped; pages render fully without JS, JS only filters and sorts.
-// - The fleet page (render_html): failures first (counts, root causes with the nodes each
-//   explains, the nodes that need action), then the matrix (sticky header and check column,
-//   "problems only" on by default when there are problems), charts, and drill-down per host.
+// - The fleet page (render_html): failures first (counts by verdict; root causes, each with what its
+//   nodes share and its nodes folded; the nodes that fail or are inconclusive), then the matrix
+//   (sticky header and check column, "problems only" on by default when there are problems),
+//   charts, and drill-down per host.
 // - The acceptance record (render_acceptance_html): a verdict per node, sortable, printable.
 // - One report (render_report_html): host, distro, driver, GPUs; every result in full.
 #pragma once
