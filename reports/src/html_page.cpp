@@ -14,7 +14,7 @@ header.top { display: flex; justify-content: space-between; align-items: flex-st
 .counts-box.bad { border-color: #c33; background: #fdf0f0; } .counts-box.good { border-color: #3a3; background: #f0faf0; }
 .counts-box.unsure { border-color: #d90; background: #fff8e6; }
 .verdict-line { font-size: 1.15em; margin: 0.8em 0 0.3em; padding: 0.4em 0.8em; border-left: 6px solid #ccc; }
-.verdict-line.v-pass { border-color: #3a3; } .verdict-line.v-fail { border-color: #c33; background: #fdf0f0; }
+.verdict-line.v-pass { border-color: #3a3; background: #f0faf0; } .verdict-line.v-fail { border-color: #c33; background: #fdf0f0; }
 .verdict-line.v-inconclusive { border-color: #d90; background: #fff8e6; }
 .headline { font-size: 1.05em; margin: 0.3em 0 0.3em 0.9em; } .fix { color: #333; }
 .explains a { font-family: monospace; font-size: 0.9em; padding: 0 0.3em; border-radius: 3px; text-decoration: none; }
