@@ -3,6 +3,9 @@
 // (the committed H200 repeat runs are, in native_tests/reports/diff_test.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+
 #include "cli_helpers.hpp"
 
 namespace gpuconform::test {
@@ -58,10 +61,42 @@ TEST_F(DiffSim, APinnedCopyThatBlocksIsAFailingCheck) {
     EXPECT_NE(out.output.find("async.copy.pinned_returns_early [sim:0]: pass → fail"), std::string::npos) << out.output;
 }
 
+// A run with --only against a full one compares what both selected; the rest is listed apart.
+TEST_F(DiffSim, ChecksOneSideDidNotSelectAreNoRegression) {
+    const fs::path fewer = after("fewer", "--only async.copy.bandwidth");
+    for (const auto& [base, now] : {std::pair(s_base, fewer), std::pair(fewer, s_base)}) {
+        const auto out = run_cli("diff " + base.string() + " " + now.string());
+        EXPECT_EQ(out.exit_code, 0) << out.output;
+        EXPECT_EQ(out.output.find("REGRESSED"), std::string::npos) << out.output;
+        EXPECT_EQ(out.output.find("no result"), std::string::npos) << out.output;
+        EXPECT_NE(out.output.find("not selected on one side: 23 results only in " +
+                                  std::string(base == s_base ? "base (new" : "new (base") +
+                                  " ran --layer async --only async.copy.bandwidth --quick)"),
+                  std::string::npos)
+            << out.output;
+        EXPECT_NE(out.output.find("async.overlap.copy_compute [sim:0]"), std::string::npos) << out.output;
+        EXPECT_NE(out.output.find("verdict: no regression (23 results not selected on one side"), std::string::npos)
+            << out.output;
+    }
+    const auto json = run_cli("diff -f json " + s_base.string() + " " + fewer.string(), "", false);
+    const auto doc = nlohmann::json::parse(json.output);
+    EXPECT_EQ(doc.at("not_selected").size(), 23u);
+    EXPECT_EQ(doc.at("selection").at("new"), "--layer async --only async.copy.bandwidth --quick");
+}
+
+// Selected on both sides but gone from one: that can hide a failure.
 TEST_F(DiffSim, ACheckThatStoppedReportingIsARegression) {
-    const auto out = run_cli("diff " + s_base.string() + " " + after("fewer", "--only async.copy.bandwidth").string());
+    nlohmann::json report = read_json(s_base);
+    auto& results = report.at("results");
+    results.erase(std::remove_if(results.begin(), results.end(),
+                                 [](const nlohmann::json& r) { return r.at("id") == "async.overlap.copy_compute"; }),
+                  results.end());
+    const fs::path fewer = s_dir / "stopped.json";
+    std::ofstream(fewer) << report.dump();
+    const auto out = run_cli("diff " + s_base.string() + " " + fewer.string());
     EXPECT_EQ(out.exit_code, 1) << out.output;
     EXPECT_NE(out.output.find("async.overlap.copy_compute [sim:0]: pass → no result"), std::string::npos) << out.output;
+    EXPECT_EQ(out.output.find("not selected"), std::string::npos) << out.output;
 }
 
 TEST_F(DiffSim, ABadToleranceFileIsBadInput) {

@@ -3,10 +3,12 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include "report_set.hpp"
 
@@ -52,8 +54,158 @@ bool filter_matches(const GroupFilter& f, const GroupValues& values) {
 
 namespace {
 
+std::vector<std::string> split_commas(const std::vector<std::string>& values) {
+    std::vector<std::string> out;
+    for (const std::string& v : values) {
+        std::size_t start = 0;
+        while (start <= v.size()) {
+            const std::size_t end = std::min(v.find(',', start), v.size());
+            if (end > start) {
+                out.push_back(v.substr(start, end - start));
+            }
+            start = end + 1;
+        }
+    }
+    return out;
+}
+
+// CLI11's rule: a word that starts with '-' (but is not "-" alone) is the next option.
+bool is_option(const std::string& word) { return word.size() > 1 && word[0] == '-'; }
+
+}  // namespace
+
+std::optional<RunSelection> selection_from_command_line(const std::vector<std::string>& argv,
+                                                        const std::vector<std::string>& layers) {
+    if (argv.size() < 2 || argv[1] != "run") {
+        return std::nullopt;
+    }
+    RunSelection s;
+    std::vector<std::string> layer_args, device_args;
+    for (std::size_t i = 2; i < argv.size() && argv[i] != "--"; ++i) {
+        const std::string& arg = argv[i];
+        const std::size_t eq = arg.find('=');
+        const std::string name = arg.substr(0, eq);
+        if (name == "--quick") {
+            s.quick = eq == std::string::npos || (arg.substr(eq + 1) != "false" && arg.substr(eq + 1) != "0");
+            continue;
+        }
+        std::vector<std::string>* into = name == "--only"     ? &s.only
+                                         : name == "--layer"  ? &layer_args
+                                         : name == "--device" ? &device_args
+                                                              : nullptr;
+        if (into == nullptr) {
+            continue;
+        }
+        if (eq != std::string::npos) {
+            into->push_back(arg.substr(eq + 1));
+            continue;
+        }
+        // A repeatable option takes every following word up to the next option (`--only a b`).
+        while (i + 1 < argv.size() && !is_option(argv[i + 1])) {
+            into->push_back(argv[++i]);
+        }
+    }
+    s.only = split_commas(s.only);
+    s.layers = layers.empty() ? split_commas(layer_args) : layers;
+    for (const std::string& d : split_commas(device_args)) {
+        int index = -1;
+        if (std::from_chars(d.data(), d.data() + d.size(), index).ec == std::errc{} && index >= 0) {
+            s.devices.push_back(index);
+        }
+    }
+    return s;
+}
+
+bool selects(const RunSelection& s, const std::string& label) {
+    const std::string id = label.substr(0, label.find(' '));
+    const std::string layer = id.substr(0, id.find('.'));
+    if (!s.layers.empty() && std::find(s.layers.begin(), s.layers.end(), layer) == s.layers.end()) {
+        return false;
+    }
+    const auto matches = [&](const std::string& glob) { return fnmatch(glob.c_str(), id.c_str(), 0) == 0; };
+    if (!s.only.empty() && std::none_of(s.only.begin(), s.only.end(), matches)) {
+        return false;
+    }
+    // "id [cuda:1]": a per-device result; backend-wide and host results have no index.
+    const std::size_t colon = label.rfind(':');
+    if (!s.devices.empty() && label.ends_with(']') && colon != std::string::npos && colon > id.size()) {
+        int index = -1;
+        std::from_chars(label.data() + colon + 1, label.data() + label.size() - 1, index);
+        return std::find(s.devices.begin(), s.devices.end(), index) != s.devices.end();
+    }
+    return true;
+}
+
+std::string describe(const RunSelection& s) {
+    const auto join = [](const auto& values) {
+        std::string out;
+        for (const auto& v : values) {
+            out += fmt::format("{}{}", out.empty() ? "" : ",", v);
+        }
+        return out;
+    };
+    std::string out;
+    const std::vector<std::string> all_layers{"host", "runtime", "async", "framework"};
+    const bool every_layer = std::all_of(all_layers.begin(), all_layers.end(), [&](const std::string& l) {
+        return std::find(s.layers.begin(), s.layers.end(), l) != s.layers.end();
+    });
+    if (!s.layers.empty() && !every_layer) {
+        out += " --layer " + join(s.layers);
+    }
+    if (!s.only.empty()) {
+        out += " --only " + join(s.only);
+    }
+    if (!s.devices.empty()) {
+        out += " --device " + join(s.devices);
+    }
+    if (s.quick) {
+        out += " --quick";
+    }
+    return out.empty() ? "every check" : out.substr(1);
+}
+
+RunSelection read_selection(const std::string& path) {
+    std::string text, error;
+    if (!read_report_file(path, false, text, error)) {
+        return {};
+    }
+    simdjson::dom::parser parser;
+    simdjson::dom::element run;
+    if (parser.parse(text).at_key("run").get(run) != simdjson::SUCCESS) {
+        return {};
+    }
+    const auto strings = [&](const char* key) {
+        std::vector<std::string> out;
+        simdjson::dom::array values;
+        if (run.at_key(key).get(values) == simdjson::SUCCESS) {
+            for (const simdjson::dom::element v : values) {
+                std::string_view word;
+                if (v.get(word) == simdjson::SUCCESS) {
+                    out.emplace_back(word);
+                }
+            }
+        }
+        return out;
+    };
+    return selection_from_command_line(strings("command_line"), strings("layers")).value_or(RunSelection{});
+}
+
+namespace {
+
 // "580.95.05" -> "580": a driver branch, the unit NVIDIA and AMD release by.
 std::string driver_branch(const std::string& version) { return version.substr(0, version.find('.')); }
+
+// `run --repeat` appends " (worst of N repetitions)" to a folded summary; the finding is the same.
+std::string finding_text(const std::string& summary) {
+    const std::size_t open = summary.rfind(" (worst of ");
+    if (open == std::string::npos || !summary.ends_with(" repetitions)")) {
+        return summary;
+    }
+    const std::string count = summary.substr(open + 11, summary.size() - open - 11 - 13);
+    const bool digits =
+        !count.empty() && std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return digits ? summary.substr(0, open) : summary;
+}
 
 }  // namespace
 
@@ -65,6 +217,7 @@ DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter) {
             continue;
         }
         ++side.runs;
+        side.run_paths.push_back(run.path);
         if (const auto& gpu = groups[static_cast<int>(GroupKey::Gpu)]; !gpu.empty()) {
             side.gpus.insert(gpu);
         }
@@ -79,7 +232,7 @@ DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter) {
         }
         for (const RunProblem& p : run.problems) {
             const auto [id, device] = split_pair(set.labels.at(p.label));
-            side.findings[result_label(id, device)].insert(p.summary);
+            side.findings[result_label(id, device)].insert(finding_text(p.summary));
         }
         std::set<std::uint32_t> unusable;  // labels whose figures this run cannot vouch for
         for (const ResultEntry& r : run.results) {
@@ -146,7 +299,52 @@ std::string node_difference(const char* what, const std::set<std::string>& base,
     return fmt::format("{}: {} → {}", what, join(base), join(now));
 }
 
+// The side's selections as the views name them: each distinct one, "; "-joined.
+std::string describe_side(const DiffSide& side) {
+    std::vector<std::string> seen;
+    for (const RunSelection& s : side.selections) {
+        if (const std::string text = describe(s); std::find(seen.begin(), seen.end(), text) == seen.end()) {
+            seen.push_back(text);
+        }
+    }
+    std::string out;
+    for (const std::string& t : seen) {
+        out += (out.empty() ? "" : "; ") + t;
+    }
+    return out.empty() ? "every check" : out;
+}
+
+// Whether some run of `side` selected `label`, which only `other` has a result for. A --quick
+// run leaves out checks a report cannot name, so a check absent from the whole quick side while
+// the other side ran without --quick counts as left out; one device missing still counts.
+bool selected_on(const DiffSide& side, const DiffSide& other, const std::string& label,
+                 const std::set<std::string>& side_checks) {
+    const bool other_full = other.selections.empty() || std::any_of(other.selections.begin(), other.selections.end(),
+                                                                    [](const RunSelection& s) { return !s.quick; });
+    const bool whole_check_absent = side_checks.count(check_id_of(label)) == 0;
+    return side.selections.empty() ||
+           std::any_of(side.selections.begin(), side.selections.end(), [&](const RunSelection& s) {
+               return selects(s, label) && !(s.quick && other_full && whole_check_absent);
+           });
+}
+
+std::set<std::string> check_ids(const DiffSide& side) {
+    std::set<std::string> out;
+    for (const auto& [label, _] : side.statuses) {
+        out.insert(check_id_of(label));
+    }
+    return out;
+}
+
 }  // namespace
+
+bool has_one_sided_results(const DiffSide& a, const DiffSide& b) {
+    const auto missing_in = [](const DiffSide& x, const DiffSide& y) {
+        return std::any_of(x.statuses.begin(), x.statuses.end(),
+                           [&](const auto& entry) { return y.statuses.count(entry.first) == 0; });
+    };
+    return missing_in(a, b) || missing_in(b, a);
+}
 
 MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base, const Figure& now,
                                const ToleranceTable& tolerances) {
@@ -230,6 +428,8 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
     for (const auto& [l, _] : now.statuses) {
         labels.insert(l);
     }
+    const std::set<std::string> base_checks = check_ids(base);
+    const std::set<std::string> now_checks = check_ids(now);
     for (const std::string& label : labels) {
         StatusChange c{label, std::nullopt, std::nullopt, "", "", Change::Changed};
         if (const auto it = base.statuses.find(label); it != base.statuses.end()) {
@@ -239,6 +439,15 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
         if (const auto it = now.statuses.find(label); it != now.statuses.end()) {
             c.now = it->second.worst();
             c.now_counts = it->second.text();
+        }
+        // Left out by one side's own selection: listed apart, never a change.
+        if (!c.now && !selected_on(now, base, label, now_checks)) {
+            d.not_selected.push_back({label, true, *c.base});
+            continue;
+        }
+        if (!c.base && !selected_on(base, now, label, base_checks)) {
+            d.not_selected.push_back({label, false, *c.now});
+            continue;
         }
         if (c.base && c.now && *c.base == *c.now) {
             const auto b = base.findings.find(label);
@@ -258,6 +467,10 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
             c.change = severity(*c.now) > severity(*c.base) ? Change::Worse : Change::Better;
         }
         d.statuses.push_back(c);
+    }
+    if (!d.not_selected.empty()) {
+        d.base_selection = describe_side(base);
+        d.new_selection = describe_side(now);
     }
     for (const auto& [key, b] : base.figures) {
         const auto it = now.figures.find(key);

@@ -29,6 +29,26 @@ struct Figure {
     double median() const;
 };
 
+// What one run chose to run (`run --layer`, `--only`, `--device`, `--quick`): a check outside it
+// has no result in that run by choice, which is no regression.
+struct RunSelection {
+    std::vector<std::string> layers;  // empty: every layer
+    std::vector<std::string> only;    // globs over check ids; empty: every check
+    std::vector<int> devices;         // device indices; empty: every device
+    bool quick = false;               // --quick leaves out checks we cannot name from a report
+};
+
+// From a report's `run.command_line` (argv) and `run.layers` (the layers it ran; preferred over
+// --layer when given). nullopt when the command line is not a `run`: the selection is unknown.
+std::optional<RunSelection> selection_from_command_line(const std::vector<std::string>& argv,
+                                                        const std::vector<std::string>& layers);
+// Whether the result `label` ("id" or "id [cuda:0]") lies inside `s`'s layers, globs and devices.
+bool selects(const RunSelection& s, const std::string& label);
+// "--only async.copy.* --quick", or "every check".
+std::string describe(const RunSelection& s);
+// The selection of the report at `path`; every check when it cannot be read.
+RunSelection read_selection(const std::string& path);
+
 struct DiffSide {
     std::size_t runs = 0;
     std::map<std::string, Cell> statuses;                           // by result label "id [cuda:0]"
@@ -37,6 +57,9 @@ struct DiffSide {
     std::set<std::string> gpus, driver_branches, link_widths;       // what makes a node comparable
     std::map<std::string, std::set<std::string>> environment;       // distro, kernel, driver, runtime, torch
     std::map<std::string, std::set<std::string>> findings;          // label -> summaries of warn/fail/error results
+    // Each run's report, and its selection: read only when some result is on one side only.
+    std::vector<std::string> run_paths;
+    std::vector<RunSelection> selections;  // one per run; empty: every run selected every check
 };
 
 // Worse/Better: beyond noise the bad/good way; Changed: beyond noise where neither way is better;
@@ -76,6 +99,13 @@ struct FindingChange {
     std::string now;
 };
 
+// A result on one side only because the other side's runs did not select its check: not compared.
+struct NotSelected {
+    std::string label;
+    bool in_base = true;  // the side that has the result
+    Status status = Status::Pass;
+};
+
 struct DiffResult {
     std::size_t base_runs = 0;
     std::size_t new_runs = 0;
@@ -84,6 +114,8 @@ struct DiffResult {
     std::vector<std::string> different_nodes;     // why the sides are not one kind of node
     std::vector<std::string> environment;         // "distro: A → B", for what differs between the sides
     std::vector<FindingChange> findings;
+    std::vector<NotSelected> not_selected;
+    std::string base_selection, new_selection;  // describe() of each side's selections, "; "-joined
     std::vector<Rejected> rejected;
 
     // Only a status that got worse or a key figure beyond noise the bad way, on comparable nodes.
@@ -97,6 +129,8 @@ std::optional<GroupFilter> parse_group_filter(const std::string& text);  // null
 bool filter_matches(const GroupFilter& f, const GroupValues& values);
 
 DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter);
+// Whether some result is on one side only: then each run's selection is worth reading.
+bool has_one_sided_results(const DiffSide& a, const DiffSide& b);
 // The noise rule for one figure (reports/README.md "How diff tells a regression from noise").
 MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base, const Figure& now,
                                const ToleranceTable& tolerances);

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/plural.hpp"
 #include "core/safe_write.hpp"
 #include "diff.hpp"
 #include "text_escape.hpp"
@@ -42,9 +43,47 @@ std::string verdict_line(const DiffResult& d) {
         uncompared += s.change == Change::CouldNotCompare ? 1 : 0;
     }
     // Said on the verdict line too, so "no regression" is never read as "all compared".
-    return uncompared == 0
-               ? "verdict: no regression"
-               : fmt::format("verdict: no regression ({} result(s) could not be compared: see above)", uncompared);
+    std::string notes;
+    if (uncompared > 0) {
+        notes = count_of(uncompared, "result") + " could not be compared";
+    }
+    if (!d.not_selected.empty()) {
+        notes += (notes.empty() ? "" : "; ") + count_of(d.not_selected.size(), "result") + " not selected on one side";
+    }
+    return notes.empty() ? "verdict: no regression" : "verdict: no regression (" + notes + ": see above)";
+}
+
+std::string runs_line(const DiffResult& d) {
+    return fmt::format("base: {}, new: {}", count_of(d.base_runs, "run"), count_of(d.new_runs, "run"));
+}
+
+// The results only one side has because the other did not select them, per side: labels in
+// lines of at most `width` columns (a fleet's --only run can leave out dozens).
+template <typename Escape>
+std::string not_selected_lines(const DiffResult& d, bool in_base, const std::string& lead, const std::string& indent,
+                               std::size_t width, Escape escape) {
+    std::vector<std::string> labels;
+    for (const NotSelected& n : d.not_selected) {
+        if (n.in_base == in_base) {
+            labels.push_back(escape(n.label));
+        }
+    }
+    if (labels.empty()) {
+        return "";
+    }
+    std::string out = fmt::format("{}not selected on one side: {} only in {} ({} ran {}), not compared:\n", lead,
+                                  count_of(labels.size(), "result"), in_base ? "base" : "new", in_base ? "new" : "base",
+                                  escape(in_base ? d.new_selection : d.base_selection));
+    std::string line;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const std::string item = labels[i] + (i + 1 < labels.size() ? "," : "");
+        if (!line.empty() && indent.size() + line.size() + 1 + item.size() > width) {
+            out += indent + line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + item;
+    }
+    return out + indent + line + "\n";
 }
 
 std::string spread(double lo, double hi) { return lo == hi ? "" : fmt::format(" [{:.4g}..{:.4g}]", lo, hi); }
@@ -59,8 +98,8 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
     const auto hidden = std::count_if(d.measurements.begin(), d.measurements.end(),
                                       [&](const MeasurementChange& m) { return !shown(m, all); });
     std::string out =
-        fmt::format("base: {} runs, new: {} runs; {} status changes, {} key figures regressed beyond noise\n",
-                    d.base_runs, d.new_runs, d.statuses.size(), d.key_regressions());
+        fmt::format("{}; {}, {} regressed beyond noise\n", runs_line(d), count_of(d.statuses.size(), "status change"),
+                    count_of(d.key_regressions(), "key figure"));
     for (const std::string& why : d.different_nodes) {
         out += fmt::format("  different nodes: {}\n", terminal_safe(why));
     }
@@ -76,6 +115,9 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
                            terminal_safe(c.label), status_or_none(c.base), status_or_none(c.now),
                            c.base_counts.empty() ? "-" : c.base_counts, c.now_counts.empty() ? "-" : c.now_counts);
     }
+    for (const bool in_base : {true, false}) {
+        out += not_selected_lines(d, in_base, "  ", "    ", 110, [](const std::string& t) { return terminal_safe(t); });
+    }
     for (const MeasurementChange& m : d.measurements) {
         if (!shown(m, all)) {
             continue;
@@ -87,7 +129,8 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
                            m.relative * 100, m.floor * 100, m.note.empty() ? "" : "; " + m.note);
     }
     if (hidden > 0) {
-        out += fmt::format("  ({} diagnostic figures moved beyond noise; --all shows them)\n", hidden);
+        out += fmt::format("  ({} moved beyond noise; --all shows them)\n",
+                           count_of(static_cast<std::size_t>(hidden), "diagnostic figure"));
     }
     for (const Rejected& r : d.rejected) {
         out += fmt::format("  rejected input {}: {}\n", terminal_safe(r.path), terminal_safe(r.reason));
@@ -96,8 +139,7 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
 }
 
 std::string render_diff_markdown(const DiffResult& d, bool all) {
-    std::string out = fmt::format("# gpuconform diff\n\nbase: {} runs, new: {} runs. **{}**\n\n", d.base_runs,
-                                  d.new_runs, verdict_line(d).substr(9));
+    std::string out = fmt::format("# gpuconform diff\n\n{}. **{}**\n\n", runs_line(d), verdict_line(d).substr(9));
     for (const std::string& why : d.different_nodes) {
         out += fmt::format("- different nodes: {}\n", markdown_cell(why));
     }
@@ -107,6 +149,11 @@ std::string render_diff_markdown(const DiffResult& d, bool all) {
     for (const FindingChange& f : d.findings) {
         out += fmt::format("- finding `{}` ({} on both sides): was {}; now {}\n", markdown_cell(f.label),
                            to_string(f.status), markdown_cell(f.base), markdown_cell(f.now));
+    }
+    for (const bool in_base : {true, false}) {
+        // One long line: Markdown reflows it.
+        out += not_selected_lines(d, in_base, "- ", "  ", std::string::npos,
+                                  [](const std::string& t) { return "`" + markdown_cell(t) + "`"; });
     }
     out += "\n| change | check | base | new |\n|---|---|---|---|\n";
     for (const StatusChange& c : d.statuses) {
@@ -169,12 +216,17 @@ nlohmann::json diff_to_json(const DiffResult& d) {
                                 {"change", change_name(m.change)},
                                 {"note", m.note}});
     }
+    nlohmann::json not_selected = nlohmann::json::array();
+    for (const NotSelected& n : d.not_selected) {
+        not_selected.push_back(
+            {{"check", n.label}, {"only_in", n.in_base ? "base" : "new"}, {"status", to_string(n.status)}});
+    }
     nlohmann::json rejected = nlohmann::json::array();
     for (const Rejected& r : d.rejected) {
         rejected.push_back({{"path", r.path}, {"reason", r.reason}});
     }
     return {{"schema", "gpuconform-diff"},
-            {"schema_version", "1.1"},
+            {"schema_version", "1.2"},
             {"base_runs", d.base_runs},
             {"new_runs", d.new_runs},
             {"regressed", d.regressed()},
@@ -184,6 +236,8 @@ nlohmann::json diff_to_json(const DiffResult& d) {
             {"findings", findings_json(d)},
             {"statuses", statuses},
             {"measurements", measurements},
+            {"not_selected", not_selected},
+            {"selection", {{"base", d.base_selection}, {"new", d.new_selection}}},
             {"rejected", rejected}};
 }
 
@@ -232,8 +286,16 @@ int run_diff(const DiffOptions& o) {
     try {
         const ToleranceTable tolerances = o.tolerances.empty() ? ToleranceTable{} : load_tolerances(o.tolerances);
         std::vector<Rejected> rejected;
-        const DiffSide base = read_side(o.base, o, rejected);
-        const DiffSide now = read_side(o.now, o, rejected);
+        DiffSide base = read_side(o.base, o, rejected);
+        DiffSide now = read_side(o.now, o, rejected);
+        // Selections are read again from the files only when some result is on one side only.
+        if (has_one_sided_results(base, now)) {
+            for (DiffSide* side : {&base, &now}) {
+                for (const std::string& path : side->run_paths) {
+                    side->selections.push_back(read_selection(path));
+                }
+            }
+        }
         d = compare_sides(base, now, tolerances);
         d.rejected = rejected;
     } catch (const std::exception& e) {
@@ -265,8 +327,10 @@ void add_diff_command(CLI::App& app, int& exit_code, bool run) {
     cmd->add_option("new", o->now, "NEW: same forms as BASE")->required();
     cmd->add_option("--in", o->in, "a report or folder that filters select from (repeatable)")->allow_extra_args(false);
     cmd->add_option("--tolerances", o->tolerances,
-                    "YAML overriding measurements' noise floors, direction or role "
-                    "(reports/examples/tolerances.yaml); default: each measurement's declaration");
+                    "YAML overriding measurements' noise floors, direction or role: `default: F` and "
+                    "`measurements:` a list of {match: GLOB over check.id/name, tolerance: F, better: "
+                    "higher|lower|none, role: key|diagnostic}, first match wins; default: each measurement's "
+                    "declaration");
     cmd->add_flag("--all", o->all,
                   "Also list diagnostic figures (call latencies, pageable copies) that moved beyond noise");
     cmd->add_option("-f,--format", o->format, "terminal|markdown|json")
@@ -276,8 +340,9 @@ void add_diff_command(CLI::App& app, int& exit_code, bool run) {
         "Example: gpuconform diff --in fleet/ 'distro=Debian*12*,gpu=NVIDIA H200' 'distro=Debian*13*,gpu=NVIDIA H200'\n"
         "REGRESSED means a status got worse (a check now fails or errors, stopped reporting, or is new and "
         "fails) or a key figure's new median lies outside the base's min..max widened by its noise floor, "
-        "the bad way. Errored or disturbed results are 'could not compare'. Different GPU models, driver "
-        "branches or link widths are different nodes, not a regression.\n"
+        "the bad way. Errored or disturbed results are 'could not compare'. A check one side's runs did "
+        "not select (run --layer, --only, --device, --quick) is 'not selected on one side', listed apart. "
+        "Different GPU models, driver branches or link widths are different nodes, not a regression.\n"
         "Exit status: 0 no regression; 1 regressed; 2 bad usage, a bad tolerance file or a side with no "
         "readable report; 3 no regression but some inputs were rejected; 4 different nodes.");
     cmd->callback([o, &exit_code, run] { exit_code = run ? run_diff(*o) : 0; });
