@@ -18,15 +18,30 @@ std::string executable_dir() {
     return ec ? std::string(".") : exe.parent_path().string();
 }
 
+bool is_build_tree(const std::string& exe_dir) {
+    std::error_code ec;
+    return fs::is_regular_file(fs::path(exe_dir) / "CMakeCache.txt", ec);
+}
+
+std::vector<std::string> module_search_dirs_for(const std::string& exe_dir) {
+    const std::string beside = exe_dir + "/backends";
+    const std::string installed =
+        (fs::path(exe_dir) / ".." / GPUCONFORM_INSTALL_MODULE_DIR).lexically_normal().string();
+    std::error_code ec;
+    // An installed executable never looks beside itself (/usr/bin/backends): a stray folder there
+    // must not shadow the packaged modules. A build's executable copied out with its backends/
+    // (no CMakeCache.txt, no installed folder) still finds them.
+    if (is_build_tree(exe_dir) || (!fs::is_directory(installed, ec) && fs::is_directory(beside, ec))) {
+        return {beside};
+    }
+    return {installed};
+}
+
 std::vector<std::string> module_search_dirs() {
-    std::vector<std::string> dirs;
     if (const char* env = std::getenv("GPUCONFORM_MODULE_DIR"); env != nullptr && *env != '\0') {
         return {env};  // an explicit folder replaces the defaults, so a test or a fleet knows what loads
     }
-    const auto exe = executable_dir();
-    dirs.push_back(exe + "/backends");
-    dirs.push_back(exe + "/../" GPUCONFORM_INSTALL_MODULE_DIR);
-    return dirs;
+    return module_search_dirs_for(executable_dir());
 }
 
 LoadedBackend load_backend(const std::string& name, const std::string& options) {
@@ -77,13 +92,16 @@ namespace gpuconform {
 
 std::string find_python_tests_dir() {
     const auto exe = executable_dir();
-    for (const auto& dir :
-         {exe + "/share/gpuconform/python_tests", exe + "/../" GPUCONFORM_INSTALL_DATA_DIR "/python_tests"}) {
+    const std::string beside = exe + "/share/gpuconform/python_tests";
+    const std::string installed =
+        (fs::path(exe) / ".." / GPUCONFORM_INSTALL_DATA_DIR / "python_tests").lexically_normal().string();
+    const bool build = is_build_tree(exe);  // as for modules: an installed one prefers its own
+    for (const auto& dir : build ? std::vector{beside, installed} : std::vector{installed, beside}) {
         if (fs::is_directory(dir)) {
-            return fs::path(dir).lexically_normal().string();
+            return dir;
         }
     }
-    return exe + "/share/gpuconform/python_tests";
+    return build ? beside : installed;  // where it should have been, for the message
 }
 
 }  // namespace gpuconform

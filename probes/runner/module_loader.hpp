@@ -16,9 +16,14 @@ struct LoadedBackend {
     std::unique_ptr<Backend> backend;
 };
 
-// Where modules are looked for: $GPUCONFORM_MODULE_DIR alone when set; else <exe dir>/backends,
-// then <exe dir>/../lib/gpuconform (after `cmake --install`).
+// Where modules are looked for: $GPUCONFORM_MODULE_DIR alone when set; else module_search_dirs_for
+// the executable's folder.
 std::vector<std::string> module_search_dirs();
+// A build tree (CMakeCache.txt in `exe_dir`): <exe_dir>/backends. Else the installed folder,
+// <exe_dir>/../<libdir>/gpuconform; <exe_dir>/backends only where that folder is missing and
+// backends/ is there (a build's executable copied out with its modules).
+std::vector<std::string> module_search_dirs_for(const std::string& exe_dir);
+bool is_build_tree(const std::string& exe_dir);
 std::string executable_dir();
 
 // Loads lib<gpuconform-NAME>.so; never throws. The handle stays open for the process's life.
