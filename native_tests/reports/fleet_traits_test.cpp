@@ -55,10 +55,9 @@ TEST(FleetTraits, ACombinationSetsApartWhatNoSingleTraitDoes) {
     ASSERT_EQ(t.apart.size(), 2u);  // the GPU model and the distro, the first two fields that do it
     EXPECT_EQ(t.apart[0].value, "AMD Instinct MI250X");
     EXPECT_EQ(t.apart[1].value, "Red Hat Enterprise Linux 9.4 (Plow)");
-    EXPECT_EQ(
-        traits_line(t),
-        "every node with AMD Instinct MI250X and Red Hat Enterprise Linux 9.4 (Plow) (8 of 8), all with driver "
-        "6.2.4, kernel 5.14.0-427.13.1.el9_4.x86_64 and torch 2.5.1+rocm6.2; no node without all of these has it");
+    EXPECT_EQ(traits_line(t),
+              "every node with AMD Instinct MI250X and Red Hat Enterprise Linux 9.4 (Plow) (8 of 8), all with driver "
+              "6.2.4, kernel 5.14.0-427.13.1.el9_4.x86_64 and torch 2.5.1+rocm6.2; no other node has it");
 }
 
 TEST(FleetTraits, SharedButNotApartSaysSoWithTheNodesThatLackIt) {

@@ -172,8 +172,13 @@ std::string traits_line(const CauseTraits& t) {
         parts.push_back("on " + join_and(spread));
     }
     if (!t.apart.empty()) {
-        parts.push_back(t.apart.size() == 1 ? fmt::format("no other {} has it", k_words[t.apart[0].field].one)
-                                            : "no node without all of these has it");
+        if (t.apart.size() == 1) {
+            parts.push_back(fmt::format("no other {} has it", k_words[t.apart[0].field].one));
+        } else if (others == 0) {
+            parts.emplace_back("no other node has it");
+        } else {
+            parts.push_back(fmt::format("no node without {} has it", t.apart.size() == 2 ? "both" : "all of them"));
+        }
     } else if (t.nodes > 1) {
         parts.push_back(t.shared.empty() ? "nothing in the fingerprint sets them apart"
                                          : fmt::format("nothing in the fingerprint sets them apart: {} with the same "
