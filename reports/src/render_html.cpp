@@ -68,6 +68,7 @@ std::string problem_counts(const Cell& cell) {
                        : out + (ok ? fmt::format(" <span class=\"muted\">/ {} ok</span>", ok) : "");
 }
 
+// Two short lines and the run count, which never wraps: a column of narrow cells stays one header high.
 std::string column_head(const Matrix& m, std::size_t c, bool problem) {
     std::string lines;
     for (const std::string& v : m.columns[c]) {
@@ -75,7 +76,7 @@ std::string column_head(const Matrix& m, std::size_t c, bool problem) {
     }
     return fmt::format(
         "<th data-col=\"{}\" data-problem=\"{}\" title=\"{} ({} runs)\"><div class=\"colhead\">{}</div>"
-        "<span class=\"muted\">{} runs</span></th>",
+        "<span class=\"muted\">{}&nbsp;runs</span></th>",
         c, problem ? 1 : 0, xml_escape(m.column_title(c)), m.column_runs[c], lines, m.column_runs[c]);
 }
 
