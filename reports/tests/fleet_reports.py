@@ -8,6 +8,11 @@ import sys
 
 DISTROS = ["Debian 12", "Debian 13", "Ubuntu 24.04", "RHEL 9.4", "Rocky 9"]
 GPUS = ["H200", "H100 80GB HBM3", "A100-SXM4-80GB", "L40S", "MI300X", "MI250X"]
+# The fingerprint fields a root cause is described by: a kernel per distro, a torch build per GPU.
+KERNELS = dict(zip(DISTROS, ["6.1.0-27-amd64", "6.12.38+deb13-amd64", "6.8.0-87-generic",
+                             "5.14.0-427.13.1.el9_4.x86_64", "5.14.0-503.14.1.el9_5.x86_64"]))
+TORCH = dict(zip(GPUS, ["2.11.0+cu130", "2.7.1+cu126", "2.4.1+cu124", "2.7.1+cu126", "2.7.1+rocm6.4", "2.5.1+rocm6.2"]))
+TORCH_FIX = "install the torch 2.5.1 wheel built on Rocky 9 (the EL9.4 one links the old libnuma)"
 CHECKS = ([f"host.check{i:02d}" for i in range(10)] + [f"runtime.check{i:02d}" for i in range(6)]
           + ["async.copy.bandwidth", "async.overlap.copy_compute"] + [f"async.check{i:02d}" for i in range(8)]
           + [f"framework.check{i:02d}" for i in range(4)])
@@ -39,11 +44,12 @@ def report(i, host, distro, gpu, results, causes=None, night=0):
                 "finished": f"2026-11-{10 + night:02d}T02:05:00Z", "duration_s": 300.0,
                 "command_line": ["gpuconform", "run"], "interrupted": False, "exit_status": 0},
         "environment": {"hostname": host, "distro": {"id": "d", "version_id": "1", "pretty_name": distro},
-                        "kernel": "6.1.0", "glibc": "2.36", "cpu": {"model": "cpu", "logical_cpus": 64, "numa_nodes": 2},
+                        "kernel": KERNELS.get(distro, "6.1.0"), "glibc": "2.36", "cpu": {"model": "cpu", "logical_cpus": 64, "numa_nodes": 2},
                         "memory_bytes": 1, "container": None, "limits": {"memlock_soft_bytes": None, "memlock_hard_bytes": None},
                         "user": {"uid": 1, "name": "u", "groups": []}, "env": {}, "kernel_drivers": {},
                         "pci_gpus": [{"bdf": f"0000:0{d}:00.0", "vendor": "nvidia", "current_speed_gts": 32.0, "current_width": 16,
-                                      "max_speed_gts": 32.0, "max_width": 16} for d in range(2)]},
+                                      "max_speed_gts": 32.0, "max_width": 16} for d in range(2)],
+                        "torch": {"version": TORCH.get(gpu, "2.11.0+cu130"), "cuda": "13.0", "hip": None, "python": "3.11.2"}},
         "backends": [{"name": "cuda", "loaded": True, "load_error": None, "driver_version": "580.95.05",
                       "runtime_version": "13.0", "device_count": 2}],
         "devices": [{"backend": "cuda", "index": d, "vendor": "nvidia", "name": gpu, "arch": "sm_90",
@@ -57,7 +63,8 @@ def report(i, host, distro, gpu, results, causes=None, night=0):
 
 
 def node(i, host, distro, gpu, kind, night=0):
-    """kind: ok, warn, fail (bandwidth on device 1 below its sibling), error, busy (disturbed, with a cause)."""
+    """kind: ok, warn, fail (bandwidth on device 1 below its sibling), error, busy (disturbed, with a cause),
+    torch (a framework check fails: every MI250X node on Rocky 9 has it, and only those)."""
     results, causes = [], None
     for check in CHECKS:
         if check == "async.copy.bandwidth":
@@ -79,6 +86,9 @@ def node(i, host, distro, gpu, kind, night=0):
                                                 "utilization_pct": 97, "memory_used_bytes": 40802189312} if busy else None)))
         elif check == "runtime.check03" and kind == "error":
             results.append(result(check, "error", None, host, summary=f"worker timed out after 60 s on {host}"))
+        elif check == "framework.check01" and kind == "torch":
+            results.append(result(check, "fail", 0, host, summary=f"torch {TORCH[gpu]}: a non_blocking copy from pinned "
+                                  "memory returned only when it was done", remediation=TORCH_FIX))
         elif check == "host.check04" and kind == "warn":
             results.append(result(check, "warn", None, host, summary="memlock soft limit 64 KiB"))
         else:
@@ -90,6 +100,8 @@ def node(i, host, distro, gpu, kind, night=0):
 
 
 def kind_of(i):
+    if DISTROS[i % 5] == "Rocky 9" and GPUS[(i // 5) % 6] == "MI250X":
+        return "torch"
     if i % 61 == 7:
         return "fail"
     if i % 97 == 40:
@@ -132,4 +144,4 @@ if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit("usage: fleet_reports.py OUT_DIR [COUNT]")
     kinds = write_fleet(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1000)
-    print({k: list(kinds.values()).count(k) for k in ("ok", "warn", "fail", "error", "busy")})
+    print({k: list(kinds.values()).count(k) for k in ("ok", "warn", "fail", "error", "busy", "torch")})
