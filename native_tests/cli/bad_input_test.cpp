@@ -28,7 +28,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCall{"run --json /nonexistent-folder/r.json", "does not exist"},
                       BadCall{"run --backend sim --layer async --device 7 --json -", "out of range"},
                       BadCall{"run --profile /nonexistent.yaml", "nonexistent.yaml"},
-                      BadCall{"frobnicate", "subcommand"}));
+                      BadCall{"frobnicate", "unknown command \"frobnicate\" (commands: run, list,"},
+                      BadCall{"rn", "unknown command \"rn\"; did you mean \"run\"?"},
+                      BadCall{"dif old.json new.json", "unknown command \"dif\"; did you mean \"diff\"?"}));
 
 TEST(BadProfile, NamesFileLineAndFieldAndRunsNothing) {
     const auto dir = temp_dir("badprofile");
@@ -47,6 +49,24 @@ TEST(Help, EverySubcommandHasHelp) {
         const auto out = run_cli(std::string(sub) + " --help");
         EXPECT_EQ(out.exit_code, 0) << sub;
         EXPECT_NE(out.output.find("Usage"), std::string::npos) << sub << ": " << out.output;
+    }
+}
+
+// What each command's exit status means is in its --help (and so in the man page).
+TEST(Help, CommandsWithExitCodesSayThem) {
+    const std::vector<std::pair<const char*, std::vector<const char*>>> cases = {
+        {"run", {"Exit status: 0 nothing failed", "--strict", "2 bad usage", "130 interrupted"}},
+        {"selftest", {"Exit status: 0 every fault was caught", "1 some scenario"}},
+        {"profile", {"Exit status: 0", "2 a profile file"}},
+        {"render", {"Exit status: 0"}},
+        {"matrix", {"Exit status: 0", "3 some inputs"}},
+        {"diff", {"Exit status: 0 no regression", "4 different nodes"}},
+    };
+    for (const auto& [sub, phrases] : cases) {
+        const auto out = run_cli(std::string(sub) + " --help");
+        for (const char* phrase : phrases) {
+            EXPECT_NE(out.output.find(phrase), std::string::npos) << sub << " --help lacks " << phrase;
+        }
     }
 }
 

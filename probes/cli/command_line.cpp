@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/check.hpp"
+#include "core/nearest_name.hpp"
 #include "rollup_cli.hpp"
 
 namespace gpuconform {
@@ -77,6 +78,31 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
                     "the GPU is touched only after them), late (after them), or auto: early with 4 or more CPUs")
         ->default_val("auto")
         ->check(CLI::IsMember({"auto", "early", "late"}));
+    run->footer(
+        "Exit status: 0 nothing failed; 1 a check failed or errored, or warned with --strict; 2 bad usage or "
+        "bad input (an unknown option, layer, check or fault, a profile that does not parse, an unwritable "
+        "report folder, a device index out of range): no check runs; 130 interrupted (SIGINT, SIGTERM or "
+        "SIGHUP; the partial report is written).");
+}
+
+// CLI11 takes an unknown first word for a stray argument ("A subcommand is required"): name it.
+std::string unknown_command(const CLI::App& app, const std::string& word) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+        names.push_back(sub->get_name());
+    }
+    if (std::find(names.begin(), names.end(), word) != names.end()) {
+        return "";
+    }
+    const std::string near = nearest_name(word, names);
+    if (!near.empty()) {
+        return fmt::format("unknown command \"{}\"; did you mean \"{}\"?", word, near);
+    }
+    std::string all;
+    for (const auto& n : names) {
+        all += (all.empty() ? "" : ", ") + n;
+    }
+    return fmt::format("unknown command \"{}\" (commands: {})", word, all);
 }
 
 }  // namespace
@@ -153,18 +179,30 @@ CommandLine::CommandLine(bool run_rollups) {
         ->check(CLI::ExistingFile);
     profile->add_option("--prefix", profile_prefix,
                         "Only check ids starting with this (framework. is what the pytest layer reads)");
+    profile->footer(
+        "Exit status: 0 the layers were printed; 1 standard output could not be written; 2 a profile file "
+        "does not parse or holds a bad value (with file, line and field).");
 
     auto* self =
         app.add_subcommand("selftest", "Prove, on the simulated backend, that every device check catches its fault");
     self->add_flag("--list-faults", selftest.list_faults, "List the fault knobs and the checks each must trip");
     self->add_option("--only-fault", selftest.faults,
                      "Only these scenarios, by the name --list-faults shows or by fault (repeatable)");
+    self->footer(
+        "Exit status: 0 every fault was caught by exactly its checks; 1 some scenario did not match; 2 bad "
+        "usage (an --only-fault that names no scenario).");
 
     add_rollup_commands(app, rollup_exit, run_rollups);
 }
 
 std::optional<int> parse_command_line(CommandLine& cl, int argc, const char* const* argv, std::ostream& out,
                                       std::ostream& err) {
+    if (argc > 1 && argv[1][0] != '-') {
+        if (const std::string why = unknown_command(cl.app, argv[1]); !why.empty()) {
+            err << "gpuconform: " << why << "\nRun with --help for more information.\n";
+            return 2;
+        }
+    }
     try {
         cl.app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
