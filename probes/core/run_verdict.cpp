@@ -1,0 +1,101 @@
+#include "core/run_verdict.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuconform {
+
+std::string to_string(Verdict v) {
+    switch (v) {
+        case Verdict::Pass:
+            return "pass";
+        case Verdict::Fail:
+            return "fail";
+        case Verdict::Inconclusive:
+            return "inconclusive";
+    }
+    return "inconclusive";
+}
+
+std::optional<Verdict> verdict_from_string(const std::string& s) {
+    if (s == "pass") {
+        return Verdict::Pass;
+    }
+    if (s == "fail") {
+        return Verdict::Fail;
+    }
+    // "interrupted" is what reports of schema 1.0-1.2 wrote for a stopped run.
+    if (s == "inconclusive" || s == "interrupted") {
+        return Verdict::Inconclusive;
+    }
+    return std::nullopt;
+}
+
+void VerdictTally::add(Status s, bool disturbed) {
+    switch (s) {
+        case Status::Fail:
+            ++(disturbed ? disturbed_failed : failed);
+            break;
+        case Status::Error:
+            ++errored;
+            break;
+        case Status::Warn:
+            ++(strict ? failed : judged);
+            break;
+        case Status::Pass:
+        case Status::Info:
+            ++judged;
+            break;
+        case Status::Skip:
+            break;
+    }
+}
+
+VerdictTally tally_results(const std::vector<CheckResult>& results, bool interrupted, bool strict) {
+    VerdictTally t;
+    t.interrupted = interrupted;
+    t.strict = strict;
+    for (const auto& r : results) {
+        t.add(r.status, !r.disturbance.is_null());
+    }
+    return t;
+}
+
+Verdict verdict_of(const VerdictTally& t) {
+    if (t.failed > 0) {
+        return Verdict::Fail;
+    }
+    if (t.interrupted || t.errored > 0 || t.disturbed_failed > 0 || t.judged == 0) {
+        return Verdict::Inconclusive;
+    }
+    return Verdict::Pass;
+}
+
+namespace {
+std::string count(std::size_t n, const char* one, const char* many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+}  // namespace
+
+std::string verdict_reason(const VerdictTally& t) {
+    std::string out;
+    const auto add = [&out](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
+    if (t.interrupted) {
+        add("the run was interrupted");
+    }
+    if (t.failed > 0) {
+        add(count(t.failed, "check failed", "checks failed"));
+    }
+    if (t.errored > 0) {
+        add(count(t.errored, "check could not run (error)", "checks could not run (error)"));
+    }
+    if (t.disturbed_failed > 0) {
+        add(count(t.disturbed_failed, "failure measured on a busy GPU", "failures measured on a busy GPU"));
+    }
+    if (out.empty()) {
+        out = t.judged == 0 ? "no check was judged (all skipped)" : count(t.judged, "check judged", "checks judged") +
+                                                                        ", none failed";
+    }
+    return out;
+}
+
+}  // namespace gpuconform
