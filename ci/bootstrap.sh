@@ -34,6 +34,27 @@ gpuconform_has_gpu() {
     return 1
 }
 
+# What the tests use beyond the build, as "package:probe": a probe is a command on PATH, a file, or
+# "py:module" (importable by python3 on PATH or by /usr/bin/python3, which Debian's packages serve).
+# The one list: .ci/run and a root's ci/run-tests.sh install the same, and the end-of-run summary
+# (ci/test-summary.py) names the package behind a skipped test from the same probes.
+k_gpuconform_test_tools=(
+    "python3-pytest:py:pytest" "python3-jsonschema:py:jsonschema" "python3-torch:py:torch"
+    "python3-selenium:py:selenium" "chromium:chromium" "chromium-driver:chromedriver"
+    "slurm-wlm:slurmctld" "munge:munged" "valgrind:valgrind" "prometheus:promtool"
+    "clang-format:clang-format" "clang-tidy:clang-tidy" "nodejs:node" "npm:npm"
+)
+
+gpuconform_tool_present() {
+    local probe="$1"
+    case "$probe" in
+        py:*)
+            python3 -c "import ${probe#py:}" >/dev/null 2>&1 || /usr/bin/python3 -c "import ${probe#py:}" >/dev/null 2>&1 ;;
+        /*) [ -e "$probe" ] ;;
+        *) command -v "$probe" >/dev/null 2>&1 || [ -x "/usr/sbin/$probe" ] ;;
+    esac
+}
+
 # Optional extras: a GPU toolchain only for the node's own GPUs when running the suite (the tests
 # build every module); GPUCONFORM_WITH_HIP=1 / GPUCONFORM_WITH_CUDA=1 ask for one anyway.
 gpuconform_optional() {
@@ -46,12 +67,10 @@ gpuconform_optional() {
         out+=(nvidia-cuda-toolkit)  # Debian non-free / Ubuntu multiverse; skipped where apt has none
     fi
     if [ "$mode" = tests ]; then
-        python3 -c 'import pytest' >/dev/null 2>&1 || /usr/bin/python3 -c 'import pytest' >/dev/null 2>&1 || out+=(python3-pytest)
-        python3 -c 'import jsonschema' >/dev/null 2>&1 || /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || out+=(python3-jsonschema)
-        python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || out+=(python3-torch)
-        [ "${GPUCONFORM_BROWSER_TESTS:-0}" = 1 ] && ! command -v chromium >/dev/null 2>&1 && out+=(chromium)
-        command -v clang-format >/dev/null 2>&1 || out+=(clang-format)  # lint.format (ci/lint.sh)
-        command -v clang-tidy >/dev/null 2>&1 || out+=(clang-tidy)      # lint.tidy
+        local entry
+        for entry in "${k_gpuconform_test_tools[@]}"; do
+            gpuconform_tool_present "${entry#*:}" || out+=("${entry%%:*}")
+        done
     fi
     printf '%s\n' "${out[@]}"
 }
@@ -102,12 +121,41 @@ gpuconform_setup() {
     fi
     local jobs
     jobs="$(nproc 2>/dev/null || echo 2)"
-    local tests_arg="" target=()
+    # The test command always configures the tests on: a build folder that the suite command
+    # configured without GoogleTest has GPUCONFORM_TESTS=OFF in its cache, which would stay.
+    local tests_arg="-DGPUCONFORM_TESTS=ON" target=() what="the executable, its modules and every test"
     if [ "$mode" = suite ]; then
         target=(--target gpuconform)  # the executable and its modules, not the test suite
+        what="the executable and its GPU modules"
+        tests_arg=""
         [ -e /usr/include/gtest/gtest.h ] || tests_arg="-DGPUCONFORM_TESTS=OFF"
     fi
-    echo "gpuconform: building into $GPUCONFORM_BUILD${target:+ (${target[*]})}" >&2
-    cmake -S "$GPUCONFORM_ROOT" -B "$GPUCONFORM_BUILD" -DCMAKE_BUILD_TYPE=Release $tests_arg ${GPUCONFORM_CMAKE_ARGS:-} >&2
-    cmake --build "$GPUCONFORM_BUILD" -j "$jobs" "${target[@]}" >&2
+    local first=no
+    [ -x "$GPUCONFORM_BUILD/gpuconform" ] || first=yes
+    if [ "$first" = yes ]; then
+        # Measured on 2 cores: the executable with the CUDA and HIP modules about 8 minutes, and
+        # every test on top about 15; a rebuild after a pull takes seconds to a minute.
+        echo "gpuconform: first build of $what into $GPUCONFORM_BUILD with $jobs job(s);" \
+            "on 2 cores this takes about $([ "$mode" = suite ] && echo 8 || echo 15) minutes" \
+            "(later runs rebuild only what changed)" >&2
+    else
+        echo "gpuconform: bringing $GPUCONFORM_BUILD up to date ($what)" >&2
+    fi
+    local started=$SECONDS log="$GPUCONFORM_BUILD/build.log"
+    mkdir -p "$GPUCONFORM_BUILD"
+    # The compiler's lines go to build.log; a line a minute says it is still going; a failure
+    # prints the log's end.
+    (while sleep 60; do echo "gpuconform: still building ($(( (SECONDS - started) / 60 )) min so far; $log)" >&2; done) &
+    local ticker=$!
+    local rc=0
+    { cmake -S "$GPUCONFORM_ROOT" -B "$GPUCONFORM_BUILD" -DCMAKE_BUILD_TYPE=Release $tests_arg ${GPUCONFORM_CMAKE_ARGS:-} &&
+        cmake --build "$GPUCONFORM_BUILD" -j "$jobs" "${target[@]}"; } >"$log" 2>&1 || rc=$?
+    kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null || true
+    if [ "$rc" -ne 0 ]; then
+        tail -n 40 "$log" >&2
+        echo "gpuconform: the build failed (exit $rc); the whole log is $log" >&2
+        exit "$rc"
+    fi
+    grep -E '^-- (gpuconform|  )' "$log" | sed 's/^-- /gpuconform: configure: /' >&2 || true
+    echo "gpuconform: built in $(( SECONDS - started )) s" >&2
 }
