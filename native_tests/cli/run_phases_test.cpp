@@ -55,7 +55,7 @@ TEST(RunPhases, EveryPhaseLiesWithinTheRunAndTheSchemaHoldsThem) {
     const auto out = run_cli("run --backend sim --layer host,runtime,async --quick --json " + path.string());
     ASSERT_TRUE(out.exit_code == 0 || out.exit_code == 1) << out.output;
     const auto report = read_json(path);
-    EXPECT_EQ(report.at("schema_version"), "1.2");
+    EXPECT_EQ(report.at("schema_version"), "1.3");
     const double run_s = report.at("run").at("duration_s").get<double>();
     for (const char* name :
          {"host.environment", "host.checks", "worker.sim.start", "device.checks", "report.assemble"}) {

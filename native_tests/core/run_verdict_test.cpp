@@ -40,8 +40,8 @@ TEST(RunVerdict, StrictMakesAWarnAFail) {
 }
 
 TEST(RunVerdict, ReasonsCountWhatTheySay) {
-    const auto t = tally_results({with(Status::Fail), with(Status::Fail), with(Status::Error), with(Status::Skip)},
-                                 false, false);
+    const auto t =
+        tally_results({with(Status::Fail), with(Status::Fail), with(Status::Error), with(Status::Skip)}, false, false);
     EXPECT_EQ(verdict_reason(t), "2 checks failed; 1 check could not run (error)");
     EXPECT_EQ(verdict_reason(tally_results({with(Status::Skip)}, false, false)), "no check was judged (all skipped)");
     EXPECT_EQ(verdict_reason(tally_results({with(Status::Pass)}, true, false)), "the run was interrupted");

@@ -125,7 +125,7 @@ TEST(Faults, SigintEndsChildrenAndWritesAPartialReportMarkedInterrupted) {
     EXPECT_NE(text.find("rc=130"), std::string::npos) << text;
     const auto report = read_json(path);
     EXPECT_TRUE(report.at("run").at("interrupted").get<bool>());
-    EXPECT_EQ(report.at("summary").at("verdict"), "interrupted");
+    EXPECT_EQ(report.at("summary").at("verdict"), "inconclusive");
     // Workers are forked, so they carry the parent's command line: none may be left.
     // "[s]igint" keeps the pattern from matching the shell that runs pgrep.
     std::string pattern = path.string();

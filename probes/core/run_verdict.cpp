@@ -1,6 +1,6 @@
 #include "core/run_verdict.hpp"
 
-#include <fmt/format.h>
+#include "core/plural.hpp"
 
 namespace gpuconform {
 
@@ -70,12 +70,6 @@ Verdict verdict_of(const VerdictTally& t) {
     return Verdict::Pass;
 }
 
-namespace {
-std::string count(std::size_t n, const char* one, const char* many) {
-    return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-}  // namespace
-
 std::string verdict_reason(const VerdictTally& t) {
     std::string out;
     const auto add = [&out](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
@@ -83,17 +77,17 @@ std::string verdict_reason(const VerdictTally& t) {
         add("the run was interrupted");
     }
     if (t.failed > 0) {
-        add(count(t.failed, "check failed", "checks failed"));
+        add(count_of(t.failed, "check") + " failed");
     }
     if (t.errored > 0) {
-        add(count(t.errored, "check could not run (error)", "checks could not run (error)"));
+        add(count_of(t.errored, "check") + " could not run (error)");
     }
     if (t.disturbed_failed > 0) {
-        add(count(t.disturbed_failed, "failure measured on a busy GPU", "failures measured on a busy GPU"));
+        add(count_of(t.disturbed_failed, "failure") + " measured on a busy GPU");
     }
     if (out.empty()) {
-        out = t.judged == 0 ? "no check was judged (all skipped)" : count(t.judged, "check judged", "checks judged") +
-                                                                        ", none failed";
+        out = t.judged == 0 ? "no check was judged (all skipped)"
+                            : count_of(t.judged, "check") + " judged" + ", none failed";
     }
     return out;
 }

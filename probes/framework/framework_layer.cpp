@@ -1,4 +1,5 @@
 #include "framework/framework_layer.hpp"
+#include "core/temp_dir.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -90,26 +91,6 @@ CheckResult explain_failure(const FrameworkOptions& o, const ChildOutcome& child
 
 }  // namespace
 
-std::string find_python(const std::string& cli_value) {
-    if (!cli_value.empty()) {
-        return cli_value;
-    }
-    if (const char* env = std::getenv("GPUCONFORM_PYTHON"); env != nullptr && *env != '\0') {
-        return env;
-    }
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path != nullptr ? path : "");
-    std::string dir;
-    while (std::getline(dirs, dir, ':')) {
-        const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "python3";
-        std::error_code ec;
-        if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) {
-            return candidate.string();
-        }
-    }
-    return "python3";
-}
-
 std::vector<std::string> framework_pytest_argv(const FrameworkOptions& o, const std::string& results_path,
                                                const std::string& native_path, const std::string& env_path,
                                                const std::string& timings_path) {
@@ -192,8 +173,7 @@ std::unique_ptr<FrameworkRun> FrameworkRun::start(const FrameworkOptions& option
     std::error_code ec;
     fs::path dir = options.work_dir;
     if (run->m_own_dir) {
-        std::string pattern = (fs::temp_directory_path(ec) / "gpuconform-framework-XXXXXX").string();
-        dir = ::mkdtemp(pattern.data()) != nullptr ? fs::path(pattern) : fs::path();
+        dir = fs::path(make_temp_dir("gpuconform-framework"));
     } else {
         fs::create_directories(dir, ec);
     }

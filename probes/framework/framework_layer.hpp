@@ -19,7 +19,7 @@
 namespace gpuconform {
 
 struct FrameworkOptions {
-    std::string python;     // from find_python()
+    std::string python;     // from choose_python() (framework/python_choice.hpp)
     std::string tests_dir;  // the python_tests folder (holds framework/ and pytest.ini)
     std::string only_glob;  // run only check ids matching these comma-separated globs; empty for all
     bool quick = false;
@@ -33,9 +33,6 @@ struct FrameworkOutcome {
     std::vector<CheckResult> results;
     nlohmann::json torch;  // {version, cuda, hip, python}, or null when it could not be read
 };
-
-// --python, else $GPUCONFORM_PYTHON, else python3 on PATH (as a full path when found).
-std::string find_python(const std::string& cli_value);
 
 // Starts pytest and runs the layer at once (FrameworkRun::start, then finish).
 FrameworkOutcome run_framework_layer(const FrameworkOptions& options, const std::vector<CheckResult>& native);

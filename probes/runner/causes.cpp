@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -39,6 +40,117 @@ Cause* find_or_add(std::vector<Cause>& causes, const std::string& id, const std:
     }
     causes.push_back({id, kind, title, fix, {}});
     return &causes.back();
+}
+
+// A node whose runtimes see no GPU (hidden by a variable, no driver, no GPU) fails the framework
+// layer's GPU checks for the same reason: torch asks the same driver. Those results are the
+// device cause's, not the torch build's.
+void join_framework_to_device_cause(const std::vector<CheckResult>& results, std::vector<Cause>& causes) {
+    Cause* device_cause = nullptr;
+    for (auto& c : causes) {
+        if (c.kind == "hidden_gpus" || c.kind == "no_driver") {
+            device_cause = &c;
+            break;
+        }
+    }
+    if (device_cause == nullptr) {
+        return;
+    }
+    for (const auto& r : results) {
+        if (r.layer == "framework" && (r.status == Status::Fail || r.status == Status::Error)) {
+            const std::string ref = result_ref(r);
+            if (std::find(device_cause->results.begin(), device_cause->results.end(), ref) ==
+                device_cause->results.end()) {
+                device_cause->results.push_back(ref);
+            }
+        }
+    }
+}
+
+// The failing result another one's summary points at ("see async.copy.pinned_returns_early"):
+// that one is a consequence, explained by the cause of the result it names.
+const CheckResult* named_root(const CheckResult& r, const std::vector<CheckResult>& results) {
+    for (const auto& other : results) {
+        if (&other != &r && other.id != r.id && (other.status == Status::Fail || other.status == Status::Error) &&
+            r.summary.find(other.id) != std::string::npos && other.backend == r.backend && other.device == r.device) {
+            return &other;
+        }
+    }
+    return nullptr;
+}
+
+// A fail or error that no cause above names is a root cause of its own: its summary is what was
+// seen, its remediation the fix. Results that share one remediation are one cause (one fix); a
+// result whose summary names another failing check joins that check's cause.
+void add_failure_causes(const std::vector<CheckResult>& results, std::vector<Cause>& causes) {
+    std::map<std::string, std::size_t> cause_of;  // result ref -> index into causes
+    for (std::size_t i = 0; i < causes.size(); ++i) {
+        for (const auto& ref : causes[i].results) {
+            cause_of.emplace(ref, i);
+        }
+    }
+    const auto failing = [](const CheckResult& r) { return r.status == Status::Fail || r.status == Status::Error; };
+    std::vector<const CheckResult*> consequences;
+    for (const auto& r : results) {
+        if (!failing(r) || cause_of.count(result_ref(r)) != 0) {
+            continue;
+        }
+        if (named_root(r, results) != nullptr) {
+            consequences.push_back(&r);
+            continue;
+        }
+        // An empty remediation is no shared fix: such a result is a cause of its own.
+        std::size_t found = causes.size();
+        for (std::size_t i = 0; i < causes.size() && !r.remediation.empty(); ++i) {
+            if (causes[i].kind == "check" && causes[i].fix == r.remediation) {
+                found = i;
+            }
+        }
+        if (found == causes.size()) {
+            const std::string where = r.device ? fmt::format(" [{}:{}]", r.backend, *r.device) : "";
+            causes.push_back({"check:" + result_ref(r),
+                              "check",
+                              fmt::format("{}{} {}: {}", r.id, where, to_string(r.status), r.summary),
+                              r.remediation.empty() ? "see " + r.id + " in the report" : r.remediation,
+                              {}});
+        }
+        causes[found].results.push_back(result_ref(r));
+        cause_of.emplace(result_ref(r), found);
+    }
+    for (const CheckResult* r : consequences) {
+        const CheckResult* root = named_root(*r, results);
+        while (root != nullptr && cause_of.count(result_ref(*root)) == 0) {
+            root = named_root(*root, results);  // a chain: follow it to a result with a cause
+        }
+        if (root == nullptr) {
+            causes.push_back({"check:" + result_ref(*r),
+                              "check",
+                              fmt::format("{} {}: {}", r->id, to_string(r->status), r->summary),
+                              r->remediation.empty() ? "see " + r->id + " in the report" : r->remediation,
+                              {result_ref(*r)}});
+            continue;
+        }
+        causes[cause_of.at(result_ref(*root))].results.push_back(result_ref(*r));
+    }
+}
+
+// What decides the verdict first: causes of failures, then of errors, then the rest (skips, warns);
+// within a weight, the order they were found in (the run's order).
+void order_by_weight(const std::vector<CheckResult>& results, std::vector<Cause>& causes) {
+    std::map<std::string, int> weight_of;
+    for (const auto& r : results) {
+        weight_of[result_ref(r)] = r.status == Status::Fail ? 0 : r.status == Status::Error ? 1 : 2;
+    }
+    const auto weight = [&](const Cause& c) {
+        int w = 2;
+        for (const auto& ref : c.results) {
+            const auto it = weight_of.find(ref);
+            w = std::min(w, it == weight_of.end() ? 2 : it->second);
+        }
+        return w;
+    };
+    std::stable_sort(causes.begin(), causes.end(),
+                     [&](const Cause& a, const Cause& b) { return weight(a) < weight(b); });
 }
 
 std::string hiding_variable(const Environment& env) {
@@ -183,7 +295,28 @@ std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const E
                 ->results.push_back(ref);
         }
     }
+    join_framework_to_device_cause(results, causes);
+    add_failure_causes(results, causes);
+    order_by_weight(results, causes);
     return causes;
+}
+
+void attribute_to_causes(std::vector<CheckResult>& results, const std::vector<Cause>& causes) {
+    for (const auto& c : causes) {
+        if (c.kind == "check") {
+            continue;
+        }
+        for (auto& r : results) {
+            if (r.layer != "framework" || (r.status != Status::Fail && r.status != Status::Error) ||
+                std::find(c.results.begin(), c.results.end(), result_ref(r)) == c.results.end() ||
+                r.attribution == "host") {
+                continue;
+            }
+            r.attribution = "host";
+            r.remediation = c.fix;
+            r.summary += " (explained by the run's cause: " + c.title + ")";
+        }
+    }
 }
 
 void to_json(nlohmann::json& j, const Cause& c) {

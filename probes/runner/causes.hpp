@@ -14,10 +14,12 @@
 namespace gpuconform {
 
 struct Cause {
-    std::string id;     // stable within a report: "env:CUDA_LAUNCH_BLOCKING", "busy:cuda:0", "no_driver"
-    std::string kind;   // env_var, hidden_gpus, no_driver, busy_gpu, debugger, degraded_link, missing_package
-    std::string title;  // one line: what is wrong
-    std::string fix;    // one line: what to change
+    std::string id;  // stable within a report: "env:CUDA_LAUNCH_BLOCKING", "busy:cuda:0", "no_driver"
+    // env_var, hidden_gpus, no_driver, busy_gpu, debugger, degraded_link, missing_package; "check" for
+    // a fail or error that nothing above explains (its own summary and remediation)
+    std::string kind;
+    std::string title;                 // one line: what is wrong
+    std::string fix;                   // one line: what to change
     std::vector<std::string> results;  // "<check id>" or "<check id>[<backend>:<device>]"
 };
 
@@ -29,7 +31,12 @@ std::string result_ref(const CheckResult& r);
 // says so, instead of blaming the install.
 void attribute_environment(std::vector<CheckResult>& results, const Environment& env);
 
+// Every fail and error ends up in exactly one cause or more; causes of failures come first.
 std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const Environment& env);
+
+// A framework result that a cause of the node explains (hidden GPUs, no driver, a variable) is
+// the node's, not the torch build's: its attribution becomes "host", its remediation the cause's fix.
+void attribute_to_causes(std::vector<CheckResult>& results, const std::vector<Cause>& causes);
 
 void to_json(nlohmann::json& j, const Cause& c);
 

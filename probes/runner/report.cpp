@@ -1,4 +1,6 @@
 #include "runner/report.hpp"
+
+#include "core/run_verdict.hpp"
 #include "host/environment_reader.hpp"
 
 #include <chrono>
@@ -90,8 +92,9 @@ nlohmann::json build_report(const RunRecord& run) {
     for (const auto& r : run.results) {
         summary[to_string(r.status)] = summary[to_string(r.status)].get<int>() + 1;
     }
-    const bool failed = summary["fail"].get<int>() > 0 || summary["error"].get<int>() > 0;
-    summary["verdict"] = run.interrupted ? "interrupted" : (failed ? "fail" : "pass");
+    const VerdictTally tally = tally_results(run.results, run.interrupted, run.strict);
+    summary["verdict"] = to_string(verdict_of(tally));
+    summary["reason"] = verdict_reason(tally);
     // Every measurement says what it means, from the declarations (core/measure_meaning.hpp).
     std::vector<CheckResult> results = run.results;
     for (CheckResult& r : results) {
@@ -104,6 +107,9 @@ nlohmann::json build_report(const RunRecord& run) {
     }
     nlohmann::json env = run.env;
     env["torch"] = run.torch;
+    if (!run.framework_python.is_null()) {
+        env["framework_python"] = run.framework_python;
+    }
     if (!run.gpu_occupancy.is_null()) {
         env["gpu_occupancy"] = run.gpu_occupancy;
     }

@@ -15,7 +15,9 @@ namespace gpuconform {
 
 // 1.1: causes, gpu_occupancy, disturbance, timing_sensitive; measurement direction, role, samples
 // 1.2: run.phases
-constexpr const char* k_report_schema_version = "1.2";
+// 1.3: summary.verdict "inconclusive" (core/run_verdict.hpp; was "interrupted" for a stopped run,
+//      and "fail" for a run that only errored) and summary.reason; environment.framework_python
+constexpr const char* k_report_schema_version = "1.3";
 
 struct RunRecord {
     std::string run_id;
@@ -26,9 +28,11 @@ struct RunRecord {
     std::vector<std::string> layers;
     std::vector<std::string> profile_sources;
     bool interrupted = false;
+    bool strict = false;  // --strict: a warn fails the run
     int exit_status = 0;
     Environment env;
-    nlohmann::json torch;  // null when the framework layer did not run
+    nlohmann::json torch;             // null when the framework layer did not run
+    nlohmann::json framework_python;  // which Python ran the framework layer and why; null when it did not
     std::vector<BackendInfo> backends;
     std::vector<CheckResult> results;
     nlohmann::json gpu_occupancy;  // per GPU, the first reading of its other users; null when not read

@@ -15,6 +15,7 @@
 #include "core/check.hpp"
 #include "core/safe_write.hpp"
 #include "framework/framework_layer.hpp"
+#include "framework/python_choice.hpp"
 #include "junit.hpp"
 #include "render_phases.hpp"
 #include "runner/causes.hpp"
@@ -61,10 +62,10 @@ std::vector<const CheckDef*> select_checks(const RunRequest& req) {
 
 std::string sim_options(const RunRequest& req) { return sim_module_options(req.sim_devices, req.faults); }
 
-FrameworkOptions framework_options(const RunRequest& req, const Profile& profile) {
+FrameworkOptions framework_options(const RunRequest& req, const Profile& profile, const PythonChoice& python) {
     FrameworkOptions fw;
     fw.profile_json = profile.layers_json("framework.").dump(1);
-    fw.python = find_python(req.python);
+    fw.python = python.python;
     fw.tests_dir = find_python_tests_dir();
     for (const auto& glob : req.only) {
         fw.only_glob += (fw.only_glob.empty() ? "" : ",") + glob;  // the plugin takes a comma-separated list
@@ -191,8 +192,19 @@ int run_suite(const RunRequest& req) {
     // and device checks run; the plugin touches the GPU only after finish() says go.
     std::unique_ptr<FrameworkRun> framework;
     const bool framework_selected = layer_selected(req, "framework") && only_reaches_layer(req.only, "framework");
+    PythonChoice python;
+    if (framework_selected) {
+        PhaseLog::Scope stamp(&phases, "framework.python_choice");
+        python = choose_python(req.python);
+        view.note(python.note);
+        run.framework_python = {{"path", python.python}, {"source", python.source}, {"note", python.note}};
+        if (python.modules) {
+            run.framework_python["pytest"] = python.modules->pytest;
+            run.framework_python["torch"] = python.modules->torch;
+        }
+    }
     if (framework_selected && framework_starts_early(req.framework_start, usable_cpus())) {
-        framework = FrameworkRun::start(framework_options(req, profile), &phases);
+        framework = FrameworkRun::start(framework_options(req, profile, python), &phases);
     }
 
     const bool needs_backends =
@@ -255,7 +267,7 @@ int run_suite(const RunRequest& req) {
 
     if (framework_selected && !g_interrupted) {
         if (!framework) {
-            framework = FrameworkRun::start(framework_options(req, profile), &phases);
+            framework = FrameworkRun::start(framework_options(req, profile, python), &phases);
         }
         auto outcome = framework->finish(run.results);
         run.torch = outcome.torch;
@@ -271,8 +283,10 @@ int run_suite(const RunRequest& req) {
     PhaseLog::Scope report_stamp(&phases, "report.assemble");
     attribute_environment(run.results, run.env);
     const auto causes = group_causes(run.results, run.env);
+    attribute_to_causes(run.results, causes);
     run.causes = causes;
     run.interrupted = g_interrupted;
+    run.strict = req.strict;
     run.finished = utc_now_iso();
     run.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     run.exit_status = exit_status_for(run.results, req.strict, run.interrupted);
@@ -293,8 +307,8 @@ int run_suite(const RunRequest& req) {
         }
     }
     phases.add("report.write", write_start, PhaseLog::Clock::now());
-    view.causes(causes);
     view.summary(run.results, run.duration_s, output.to_stdout ? "" : written);
+    view.verdict(tally_results(run.results, run.interrupted, req.strict), causes);
     if (req.timings) {
         nlohmann::json timed = report;
         timed["run"]["phases"] = phases.phases();

@@ -1,5 +1,7 @@
 #include "runner/terminal.hpp"
 
+#include "core/plural.hpp"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -89,12 +91,14 @@ void TerminalView::result(const CheckResult& r) {
     std::fflush(m_out);
 }
 
-void TerminalView::causes(const std::vector<Cause>& causes) {
+void TerminalView::verdict(const VerdictTally& tally, const std::vector<Cause>& causes) {
     flush_folded();
-    if (causes.empty()) {
-        return;
-    }
-    fmt::print(m_out, "causes ({}):\n", causes.size());
+    const Verdict v = verdict_of(tally);
+    const Status colour = v == Verdict::Pass ? Status::Pass : v == Verdict::Fail ? Status::Fail : Status::Warn;
+    const std::string word = v == Verdict::Inconclusive ? "INCONCLUSIVE (could not judge)"
+                             : v == Verdict::Fail       ? "FAIL"
+                                                        : "PASS";
+    fmt::print(m_out, "verdict: {} — {}\n", paint(colour, word), verdict_reason(tally));
     for (const auto& c : causes) {
         std::string checks;
         for (std::size_t i = 0; i < c.results.size() && i < 4; ++i) {
@@ -103,8 +107,17 @@ void TerminalView::causes(const std::vector<Cause>& causes) {
         if (c.results.size() > 4) {
             checks += fmt::format(" and {} more", c.results.size() - 4);
         }
-        fmt::print(m_out, "  * {} [{}]\n    explains {} result(s): {}\n    fix: {}\n", c.title, c.kind,
-                   c.results.size(), checks, c.fix);
+        // A cause of the check's own is titled by its result, which already names the check.
+        if (c.kind == "check") {
+            fmt::print(m_out, "  * {}\n", c.title);
+            if (c.results.size() > 1) {
+                fmt::print(m_out, "    explains {} result(s): {}\n", c.results.size(), checks);
+            }
+            fmt::print(m_out, "    fix: {}\n", c.fix);
+        } else {
+            fmt::print(m_out, "  * {} [{}]\n    explains {} result(s): {}\n    fix: {}\n", c.title, c.kind,
+                       c.results.size(), checks, c.fix);
+        }
     }
     std::fflush(m_out);
 }
@@ -121,7 +134,8 @@ void TerminalView::summary(const std::vector<CheckResult>& results, double secon
             line += fmt::format("{}{} {}", line.empty() ? "" : " · ", counts[s], paint(s, to_string(s)));
         }
     }
-    fmt::print(m_out, "{} checks: {} in {:.2f} s\n", results.size(), line.empty() ? "none ran" : line, seconds);
+    fmt::print(m_out, "{}: {} in {:.2f} s\n", count_of(results.size(), "check"), line.empty() ? "none ran" : line,
+               seconds);
     if (!report_path.empty()) {
         fmt::print(m_out, "report: {}\n", report_path);
     }

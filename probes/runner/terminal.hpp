@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/run_verdict.hpp"
 #include "runner/causes.hpp"
 
 namespace gpuconform {
@@ -18,8 +19,9 @@ public:
     void result(const CheckResult& r);
     void summary(const std::vector<CheckResult>& results, double seconds, const std::string& report_path);
     void note(const std::string& line);
-    // The run's root causes, each once with the checks it explains and the fix.
-    void causes(const std::vector<Cause>& causes);
+    // The last lines of a run: the verdict (core/run_verdict.hpp) and its reason, then each root
+    // cause once with the checks it explains and the fix. Printed under --quiet too.
+    void verdict(const VerdictTally& tally, const std::vector<Cause>& causes);
 
 private:
     std::string paint(Status s, const std::string& text) const;
