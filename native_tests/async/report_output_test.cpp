@@ -39,7 +39,8 @@ TEST(ReportOutput, AFolderRemovedDuringTheRunDoesNotLoseTheReport) {
     fs::remove(m[1].str());
 }
 
-TEST(ReportOutput, WithNoFallbackFolderTheReportGoesToStdout) {
+// An unusable TMPDIR is the host's setting: the fallback copy still lands in /tmp.
+TEST(ReportOutput, WithAnUnusableTmpdirTheFallbackGoesToTmp) {
     const fs::path dir = fs::temp_directory_path() / ("gpuconform-output2-" + std::to_string(getpid()));
     fs::create_directories(dir);
     const ReportOutput out = ReportOutput::prepare((dir / "r.json").string(), "node1");
@@ -53,8 +54,15 @@ TEST(ReportOutput, WithNoFallbackFolderTheReportGoesToStdout) {
     const std::string printed = testing::internal::GetCapturedStdout();
     old != nullptr ? setenv("TMPDIR", saved.c_str(), 1) : unsetenv("TMPDIR");
     EXPECT_FALSE(ok);
-    EXPECT_NE(message.find("printed to stdout instead"), std::string::npos) << message;
-    EXPECT_EQ(printed, "REPORT\n");
+    const auto at = message.find("written to /tmp/gpuconform-report-");
+    ASSERT_NE(at, std::string::npos) << message;
+    const std::string kept = message.substr(at + 11, message.find(" instead") - at - 11);
+    std::ifstream in(kept);
+    std::string text;
+    std::getline(in, text);
+    EXPECT_EQ(text, "REPORT");
+    EXPECT_EQ(printed, "");
+    fs::remove(kept);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/gpu_turn.hpp"
+#include "core/temp_dir.hpp"
 #include "runner/device_phase.hpp"
 #include "runner/worker_child.hpp"
 
@@ -35,8 +36,8 @@ std::string DevicePhase::add_cotenant(const std::string& module_options) {
         m_sampler.add(make_sim_provider(""));  // the sim reads as an idle GPU
         return module_options;
     }
-    char dir[] = "/tmp/gpuconform-cotenant-XXXXXX";
-    if (mkdtemp(dir) == nullptr) {
+    const std::string dir = make_temp_dir("gpuconform-cotenant");
+    if (dir.empty()) {
         return module_options;  // the co-tenant cannot publish itself; the sim runs without one
     }
     m_cotenant_dir = dir;

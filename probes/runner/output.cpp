@@ -1,4 +1,5 @@
 #include "runner/output.hpp"
+#include "core/temp_dir.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -67,12 +68,11 @@ bool ReportOutput::write(const std::string& text, std::string* message) const {
 }
 
 std::string write_fallback(const std::string& text, std::string& error) {
-    const char* tmp = std::getenv("TMPDIR");
-    const std::string dir = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
-    std::string name = dir + "/gpuconform-report-XXXXXX.json";
-    const int fd = mkstemps(name.data(), 5);  // O_EXCL, mode 0600: a file of our own
+    int fd = -1;
+    std::string where;
+    std::string name = make_temp_file("gpuconform-report", ".json", fd, &where);  // O_EXCL, mode 0600
     if (fd < 0) {
-        error = fmt::format("{}: {}", dir, std::strerror(errno));
+        error = where;
         return "";
     }
     const bool ok = write_all(fd, text, error) && fsync(fd) == 0;

@@ -1,4 +1,5 @@
 #include "toolchain/probe_compile.hpp"
+#include "core/temp_dir.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -213,12 +214,11 @@ void write_probe_sources(const std::string& dir) {
 }
 
 TempDir::TempDir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string tmpl = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/gpuconform-toolchain-XXXXXX";
-    if (mkdtemp(tmpl.data()) == nullptr) {
-        throw std::runtime_error("cannot make a temporary folder under " + tmpl);
+    std::string error;
+    m_path = make_temp_dir("gpuconform-toolchain", &error);
+    if (m_path.empty()) {
+        throw std::runtime_error("cannot make a temporary folder (" + error + ")");
     }
-    m_path = tmpl;
 }
 
 TempDir::~TempDir() {
