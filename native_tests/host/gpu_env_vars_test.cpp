@@ -48,7 +48,9 @@ TEST(GpuEnvVars, HoldsDcgmsListAndTheOthers) {
         const GpuEnvVar* v = find_gpu_env_var(name);
         ASSERT_NE(v, nullptr) << name;
         EXPECT_TRUE(v->source.starts_with("https://")) << name;
-        EXPECT_FALSE(v->checks.empty()) << name;
+        // Only a variable no runtime reads (recorded for the fingerprint) explains no result.
+        EXPECT_TRUE(!v->checks.empty() || (!v->warn && v->effect.find("does not read it") != std::string_view::npos))
+            << name;
     }
     EXPECT_EQ(find_gpu_env_var("HSA_ENABLE_SDMA")->name, "HSA_ENABLE_SDMA") << "an exact entry wins over its family";
     EXPECT_EQ(find_gpu_env_var("PATH"), nullptr);
@@ -92,13 +94,34 @@ TEST(GpuEnvVars, CollectsNonUtf8ValuesAsValidUtf8AndKeepsTheBytes) {
 }
 
 TEST(GpuEnvVars, LdLibraryPathCountsOnlyWhenItShadowsADriverLibrary) {
-    const auto root = std::filesystem::temp_directory_path() / ("gpuconform-ldpath-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(root / "opt/shim");
-    std::ofstream(root / "opt/shim/libcuda.so.1") << "not a library";
+    namespace fs = std::filesystem;
+    const auto root = fs::temp_directory_path() / ("gpuconform-ldpath-" + std::to_string(::getpid()));
+    fs::create_directories(root / "opt/shim");
+    fs::create_directories(root / "usr/local/nvidia/lib64");
+    fs::create_directories(root / "usr/lib/x86_64-linux-gnu");
+    // The container toolkit's folder holding the only driver library: the driver, not a shadow.
+    std::ofstream(root / "usr/local/nvidia/lib64/libcuda.so.580.159.04") << "driver";
+    fs::create_symlink("libcuda.so.580.159.04", root / "usr/local/nvidia/lib64/libcuda.so.1");
+    EXPECT_TRUE(shadowing_library_dirs("/usr/local/nvidia/lib64", root.string()).empty());
+    // The system's driver library, the same version in the toolkit's folder: still not a shadow.
+    std::ofstream(root / "usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04") << "driver";
+    fs::create_symlink("libcuda.so.580.159.04", root / "usr/lib/x86_64-linux-gnu/libcuda.so.1");
+    EXPECT_TRUE(shadowing_library_dirs("/usr/local/nvidia/lib64:/usr/lib", root.string()).empty());
+    // Another version ahead of the system's: the loader picks it, so it is named.
+    std::ofstream(root / "opt/shim/libcuda.so.575.57.08") << "older driver";
+    fs::create_symlink("libcuda.so.575.57.08", root / "opt/shim/libcuda.so.1");
     const auto found = shadowing_library_dirs("/usr/lib:/opt/shim:", root.string());
     EXPECT_EQ(found, std::vector<std::string>{"/opt/shim/libcuda.so.1"});
-    EXPECT_TRUE(shadowing_library_dirs("/usr/lib", root.string()).empty());
-    std::filesystem::remove_all(root);
+    // A system folder on the path changes nothing.
+    EXPECT_TRUE(shadowing_library_dirs("/usr/lib/x86_64-linux-gnu", root.string()).empty());
+    fs::remove_all(root);
+}
+
+TEST(GpuEnvVars, NcclVersionExplainsNoResult) {
+    const GpuEnvVar* v = find_gpu_env_var("NCCL_VERSION");
+    ASSERT_NE(v, nullptr);
+    EXPECT_TRUE(v->checks.empty());
+    EXPECT_FALSE(find_gpu_env_var("NCCL_P2P_DISABLE")->checks.empty());
 }
 
 }  // namespace

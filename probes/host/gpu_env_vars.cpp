@@ -2,7 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace gpuconform {
@@ -116,8 +119,9 @@ const std::vector<GpuEnvVar>& gpu_env_vars() {
          "glibc",
          "env_var",
          false,
-         "recorded only when an entry holds a GPU driver or runtime library (the NVIDIA container toolkit's own driver "
-         "folder does too, so it is not judged)",
+         "recorded only when an entry makes the loader pick another GPU driver or runtime library than the system's "
+         "(another version of the same library); a folder holding the only copy, such as the NVIDIA container "
+         "toolkit's driver folder, is the driver itself",
          {GC_ALL_DEVICE},
          k_ld_so},
         // CUDA execution, JIT, caching and module loading.
@@ -272,6 +276,15 @@ const std::vector<GpuEnvVar>& gpu_env_vars() {
          {"framework.*"},
          k_torch_cuda},
         // NCCL: transports and algorithms of collectives (the framework layer's peer paths).
+        // NVIDIA's container images set NCCL_VERSION to say what they were built with; NCCL
+        // reads no such variable, so it is recorded and explains no result.
+        {"NCCL_VERSION",
+         "nccl",
+         "env_var",
+         false,
+         "the NCCL version a container image was built with (NVIDIA's images set it); NCCL does not read it",
+         {},
+         k_nccl},
         {"NCCL_*",
          "nccl",
          "env_var",
@@ -379,20 +392,70 @@ const GpuEnvVar* find_gpu_env_var(std::string_view name) {
     return family;
 }
 
+namespace {
+
+// Where the loader finds a library when LD_LIBRARY_PATH does not name it: the distro's multiarch
+// and plain folders, and the folders /etc/ld.so.conf.d lists (ld.so(8)).
+std::vector<std::string> system_library_dirs(const std::string& root) {
+    std::vector<std::string> dirs{"/lib/x86_64-linux-gnu",
+                                  "/usr/lib/x86_64-linux-gnu",
+                                  "/lib/aarch64-linux-gnu",
+                                  "/usr/lib/aarch64-linux-gnu",
+                                  "/lib64",
+                                  "/usr/lib64",
+                                  "/lib",
+                                  "/usr/lib"};
+    std::error_code ec;
+    const std::filesystem::path conf_d = std::filesystem::path(root) / "etc/ld.so.conf.d";
+    for (const auto& entry : std::filesystem::directory_iterator(conf_d, ec)) {
+        if (entry.path().extension() != ".conf") {
+            continue;
+        }
+        std::ifstream in(entry.path());
+        for (std::string line; std::getline(in, line) && dirs.size() < 256;) {
+            if (!line.empty() && line[0] == '/') {
+                dirs.push_back(line.substr(0, line.find_first_of(" \t#")));
+            }
+        }
+    }
+    return dirs;
+}
+
+// The file a library name resolves to, by its final name (libcuda.so.1 -> libcuda.so.580.159.04),
+// or empty when absent.
+std::string resolved_name(const std::string& path) {
+    std::error_code ec;
+    const auto real = std::filesystem::canonical(path, ec);
+    return ec ? "" : real.filename().string();
+}
+
+}  // namespace
+
 std::vector<std::string> shadowing_library_dirs(const std::string& ld_library_path, const std::string& root) {
     static constexpr std::array<const char*, 5> k_libs{"libcuda.so.1", "libnvidia-ml.so.1", "libamdhip64.so",
                                                        "libamdhip64.so.6", "libhsa-runtime64.so.1"};
+    const std::string prefix = root == "/" ? "" : root;
+    const auto system_dirs = system_library_dirs(root);
     std::vector<std::string> out;
     std::stringstream ss(ld_library_path);
     for (std::string dir; std::getline(ss, dir, ':');) {
-        if (dir.empty()) {
+        if (dir.empty() || std::find(system_dirs.begin(), system_dirs.end(), dir) != system_dirs.end()) {
             continue;
         }
         for (const char* lib : k_libs) {
-            const std::string path = (root == "/" ? "" : root) + dir + "/" + lib;
-            struct stat st {};
-            if (stat(path.c_str(), &st) == 0) {
-                out.push_back(dir + "/" + lib);
+            const std::string mine = resolved_name(prefix + dir + "/" + lib);
+            if (mine.empty()) {
+                continue;
+            }
+            // It changes what loads only when the system holds the same library as another file
+            // (another version). The only copy there is (the container toolkit's driver folder)
+            // is the driver, not a shadow of it.
+            for (const auto& sys : system_dirs) {
+                const std::string theirs = resolved_name(prefix + sys + "/" + lib);
+                if (!theirs.empty() && theirs != mine) {
+                    out.push_back(dir + "/" + lib);
+                    break;
+                }
             }
         }
     }
