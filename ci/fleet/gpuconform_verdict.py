@@ -3,7 +3,10 @@
 
   pass          nothing failed and something was judged: a node we drained may come back
   fail          a check failed on an undisturbed measurement: drain / mark the node
-  inconclusive  no report, an error, or a failure on a disturbed measurement: leave the node alone
+  inconclusive  no report, an interrupted run, an error, or a failure on a disturbed measurement,
+                or nothing judged: leave the node alone
+The same rule as the report's own `summary.verdict` (probes/core/run_verdict.hpp), which this
+reads from the results so that reports of every schema version are judged alike.
 
 Reads only results[].id/status/summary/backend/device and the optional `disturbance` per result
 and top-level `causes` (older reports lack both). Python standard library only.
@@ -66,6 +69,9 @@ def node_verdict(report):
         head = f"{REASON_PREFIX} {result_name(first)}"
         reason = _shorten(f"{head}: {why}", REASON_MAX - len(more)) + more
         return "fail", reason, [result_name(r) for r in failed]
+    run = report.get("run") if isinstance(report.get("run"), dict) else {}
+    if run.get("interrupted") is True:
+        return "inconclusive", f"{REASON_PREFIX} the run was interrupted (partial report)", []
     unsure = [r for r in results if r.get("status") == "error"
               or (r.get("status") == "fail" and r.get("disturbance"))]
     if unsure:

@@ -38,6 +38,14 @@ def test_verdict_states(results, state):
     assert node_verdict({"results": results})[0] == state
 
 
+def test_an_interrupted_run_is_never_a_pass_but_its_failure_still_counts():
+    stopped = {"run": {"interrupted": True}, "results": HEALTHY}
+    state, reason, _ = node_verdict(stopped)
+    assert state == "inconclusive" and "interrupted" in reason
+    stopped["results"] = HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 1)]
+    assert node_verdict(stopped)[0] == "fail"
+
+
 def test_fail_beats_error_and_names_the_check_and_device():
     report = {"results": HEALTHY + [res("async.event.timing_accuracy", "error", "cuda", 0),
                                     res("async.copy.bandwidth", "fail", "cuda", 3, "pinned H2D 12.1 GB/s")]}
