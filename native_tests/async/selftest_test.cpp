@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
+#include <thread>
+
+#include <fmt/format.h>
 
 #include "core/check.hpp"
 #include "runner/selftest.hpp"
@@ -44,15 +48,25 @@ bool only_timing_errors(const ScenarioOutcome& out) {
     return true;
 }
 
+// The host's load, for a failure message that says when the machine was too busy to keep the
+// simulated device's time.
+std::string host_load() {
+    std::ifstream in("/proc/loadavg");
+    std::string one;
+    in >> one;
+    return fmt::format("load average {} on {} CPU(s)", one.empty() ? "?" : one, std::thread::hardware_concurrency());
+}
+
 TEST_P(FaultCaught, TripsExactlyItsChecks) {
+    // A knob that trips the wrong checks trips them on every run; a loaded host's stall does not
+    // repeat. So a mismatch gets another run, and the last run is what counts; each earlier one is
+    // printed, so a scenario that keeps needing it is seen in the log. A mismatch made only of
+    // timing-sensitive checks that could not judge gets up to three runs.
     auto out = run_scenario(GetParam());
-    if (!out.ok()) {
-        // A knob that trips the wrong checks trips them on every run; a loaded host's stall does
-        // not repeat. So a mismatch gets one more run, and the second run is what counts; the
-        // first is printed, so a scenario that keeps needing it is seen in the log.
-        std::cout << (only_timing_errors(out) ? "could not judge on a loaded host" : "did not match")
-                  << ", run again; first run: unexpected " << join(out.unexpected) << "; missed " << join(out.missed)
-                  << "\n";
+    for (int attempt = 1; !out.ok() && attempt < (only_timing_errors(out) ? 3 : 2); ++attempt) {
+        std::cout << (only_timing_errors(out) ? "could not judge on a loaded host" : "did not match") << " ("
+                  << host_load() << "), run again; run " << attempt << ": unexpected " << join(out.unexpected)
+                  << "; missed " << join(out.missed) << "\n";
         for (const auto& r : out.results) {
             if (out.unexpected.count(r.id) != 0 || out.missed.count(r.id) != 0) {
                 std::cout << "  " << r.id << " " << to_string(r.status) << ": " << r.summary << "\n";
@@ -60,9 +74,14 @@ TEST_P(FaultCaught, TripsExactlyItsChecks) {
         }
         out = run_scenario(GetParam());
     }
+    const std::string busy = only_timing_errors(out)
+                                 ? " (only timing-sensitive checks that could not judge: the host was too busy "
+                                   "to keep the simulated device's time, " +
+                                       host_load() + ")"
+                                 : "";
     ASSERT_FALSE(out.results.empty()) << "no async check ran on the simulated backend";
     EXPECT_TRUE(out.missed.empty()) << "not caught by: " << join(out.missed);
-    EXPECT_TRUE(out.unexpected.empty()) << "tripped without cause: " << join(out.unexpected);
+    EXPECT_TRUE(out.unexpected.empty()) << "tripped without cause: " << join(out.unexpected) << busy;
 }
 
 TEST(FaultCaught, ConformingSimPassesTheDocumentedRequirements) {
