@@ -349,12 +349,15 @@ bool has_one_sided_results(const DiffSide& a, const DiffSide& b) {
 MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base, const Figure& now,
                                const ToleranceTable& tolerances) {
     const std::string check_id = check_id_of(label);
-    // The report's own declaration, else the one the runner uses today, else unknown.
+    // Today's declaration, else the report's own, else unknown: a figure demoted for its measured
+    // spread is a diagnostic in reports written before, too.
     const std::optional<MeasureMeaning> declared = declared_meaning(check_id, name);
     MeasureMeaning meaning =
         declared.value_or(MeasureMeaning{Direction::None, Role::Diagnostic, tolerances.default_floor.value_or(0.10)});
-    meaning.direction = base.direction.value_or(meaning.direction);
-    meaning.role = base.role.value_or(meaning.role);
+    if (!declared) {
+        meaning.direction = base.direction.value_or(meaning.direction);
+        meaning.role = base.role.value_or(meaning.role);
+    }
     if (const ToleranceRule* rule = tolerances.find(check_id, name)) {
         meaning.noise_floor = rule->floor.value_or(meaning.noise_floor);
         meaning.direction = rule->direction.value_or(meaning.direction);

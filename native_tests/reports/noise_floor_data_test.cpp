@@ -1,0 +1,169 @@
+// Holds core/measure_meaning.cpp's floors and roles to the data they come from: 20 full runs of
+// one idle H200 (reports/samples/ubuntu24.04-h200-2026-12-02-trust/repeats/, summed up with
+// reports/tools/figure_spread.py in figure-spread.md next to them).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/measure_meaning.hpp"
+#include "core/result.hpp"
+#include "diff.hpp"
+#include "report_set.hpp"
+
+namespace gpuconform {
+namespace {
+
+// The rule (reports/README.md "How diff tells a regression from noise").
+constexpr double k_spread_limit = 0.20;
+constexpr double k_margin = 1.2;
+
+const std::string k_samples = std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples/";
+
+std::vector<std::string> repeat_paths() {
+    std::vector<std::string> out;
+    for (int i = 1; i <= 20; ++i) {
+        out.push_back(k_samples + "ubuntu24.04-h200-2026-12-02-trust/repeats/repeat-" + (i < 10 ? "0" : "") +
+                      std::to_string(i) + ".json");
+    }
+    return out;
+}
+
+struct Run {
+    double median, lo, hi;
+};
+struct Spread {
+    std::string check, name, direction;
+    std::vector<Run> runs;
+};
+
+// Every figure the runner stamped key when it recorded the repeats, by check id and name.
+std::map<std::pair<std::string, std::string>, Spread> key_figures() {
+    std::map<std::pair<std::string, std::string>, Spread> out;
+    for (const std::string& path : repeat_paths()) {
+        std::ifstream in(path);
+        const nlohmann::json doc = nlohmann::json::parse(in);
+        for (const auto& r : doc.at("results")) {
+            for (const auto& m : r.at("measurements")) {
+                if (m.at("role") != "key") {
+                    continue;
+                }
+                const double v = m.at("value");
+                Spread& s = out[{r.at("id"), m.at("name")}];
+                s.check = r.at("id");
+                s.name = m.at("name");
+                s.direction = m.at("direction");
+                s.runs.push_back({v, m.at("min").is_null() ? v : m.at("min").get<double>(),
+                                  m.at("max").is_null() ? v : m.at("max").get<double>()});
+            }
+        }
+    }
+    return out;
+}
+
+// How far one run's median lies beyond another run's min..max, the bad way: what the floor covers.
+double worst_drop(const Spread& s) {
+    double worst = 0.0;
+    for (const Run& a : s.runs) {
+        for (const Run& b : s.runs) {
+            const double d =
+                s.direction == "higher" ? (a.lo - b.median) / std::fabs(a.lo) : (b.median - a.hi) / std::fabs(a.hi);
+            worst = std::max(worst, d);
+        }
+    }
+    return worst;
+}
+
+double spread(const Spread& s) {
+    std::vector<double> m;
+    for (const Run& r : s.runs) {
+        m.push_back(r.median);
+    }
+    std::sort(m.begin(), m.end());
+    return (m.back() - m.front()) / std::fabs(median(m));
+}
+
+TEST(NoiseFloorData, EveryKeyFigureOfTheRepeatRunsIsDeclaredByItsOwnSpread) {
+    const auto figures = key_figures();
+    ASSERT_GE(figures.size(), 15u);
+    for (const auto& [key, s] : figures) {
+        ASSERT_EQ(s.runs.size(), 20u) << s.check << " " << s.name;
+        const auto meaning = declared_meaning(s.check, s.name);
+        ASSERT_TRUE(meaning) << s.check << " " << s.name;
+        const std::string what = s.check + " " + s.name + ": spread " + std::to_string(spread(s)) + ", worst drop " +
+                                 std::to_string(worst_drop(s)) + ", floor " + std::to_string(meaning->noise_floor);
+        if (spread(s) > k_spread_limit) {
+            EXPECT_EQ(meaning->role, Role::Diagnostic) << what;
+        } else {
+            EXPECT_EQ(meaning->role, Role::Key) << what;
+            EXPECT_GE(meaning->noise_floor + 1e-9, worst_drop(s) * k_margin) << what;
+        }
+    }
+}
+
+DiffSide side_of(const std::string& path) {
+    ReadOptions o;
+    o.measurements = true;
+    return aggregate_side(read_reports({path}, o), {});
+}
+
+// Same software, one GPU model: the 20 repeats with each other and with the other H200 machines'
+// full runs of the days before, both ways.
+TEST(NoiseFloorData, NoPairOfSameSoftwareH200RunsIsARegression) {
+    std::vector<DiffSide> repeats;
+    for (const std::string& p : repeat_paths()) {
+        repeats.push_back(side_of(p));
+    }
+    std::vector<DiffSide> others;
+    for (const char* f :
+         {"ubuntu24.04-h200-2026-12-01/full.json", "ubuntu24.04-h200-2026-12-01-bench/run1/full.json",
+          "ubuntu24.04-h200-2026-12-01-bench/run2/full.json", "ubuntu24.04-h200-2026-12-01-profile/full.json",
+          "ubuntu24.04-h200-2026-12-01-reader/full.json", "ubuntu24.04-h200-2026-12-01-speed/full.json",
+          "ubuntu24.04-h200-2026-12-01-structure/full.json"}) {
+        others.push_back(side_of(k_samples + f));
+    }
+    int pairs = 0;
+    const auto expect_no_regression = [&](const DiffSide& a, const DiffSide& b) {
+        const DiffResult d = compare_sides(a, b, {});
+        EXPECT_FALSE(d.regressed()) << render_diff_terminal(d, false);
+        ++pairs;
+    };
+    for (std::size_t a = 0; a < repeats.size(); ++a) {
+        for (std::size_t b = 0; b < repeats.size(); ++b) {
+            if (a != b) {
+                expect_no_regression(repeats[a], repeats[b]);
+            }
+        }
+        for (const DiffSide& o : others) {
+            expect_no_regression(repeats[a], o);
+            expect_no_regression(o, repeats[a]);
+        }
+    }
+    EXPECT_EQ(pairs, 380 + 280);
+}
+
+// A plateau figure 20% lower than in the same run, everything else alike, is still a regression.
+TEST(NoiseFloorData, ATwentyPercentDropOfAPlateauFigureIsStillARegression) {
+    for (const std::string& path : repeat_paths()) {
+        const DiffSide base = side_of(path);
+        for (const char* name : {"bw_pinned_H2D_256MiB", "bw_pinned_D2H_256MiB"}) {
+            DiffSide slow = base;
+            Figure& f = slow.figures.at({"async.copy.bandwidth [cuda:0]", name});
+            for (double& v : f.medians) {
+                v *= 0.8;
+            }
+            f.lo *= 0.8;
+            f.hi *= 0.8;
+            const DiffResult d = compare_sides(base, slow, {});
+            EXPECT_TRUE(d.regressed()) << path << " " << name << "\n" << render_diff_terminal(d, false);
+            EXPECT_EQ(d.key_regressions(), 1u) << path << " " << name;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace gpuconform
