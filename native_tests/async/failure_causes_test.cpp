@@ -36,8 +36,8 @@ TEST(FailureCauses, AFailNoEnvironmentCauseExplainsIsACauseOfItsOwn) {
     // Failures first, and the two results with one fix are one cause.
     EXPECT_EQ(causes[0].kind, "check");
     EXPECT_EQ(causes[0].fix, "the driver serialises pinned copies: update the driver");
-    EXPECT_EQ(causes[0].results, (std::vector<std::string>{"async.copy.pinned_returns_early[sim:0]",
-                                                           "async.copy.source_reuse[sim:0]"}));
+    EXPECT_EQ(causes[0].results,
+              (std::vector<std::string>{"async.copy.pinned_returns_early[sim:0]", "async.copy.source_reuse[sim:0]"}));
     EXPECT_NE(causes[0].title.find("2 of 6 pinned copies blocked"), std::string::npos);
     EXPECT_EQ(causes[1].results, std::vector<std::string>{"async.event.timing_accuracy[sim:0]"});
     EXPECT_EQ(causes[2].kind, "missing_package");
@@ -82,6 +82,28 @@ TEST(FailureCauses, HiddenGpusExplainTheTorchBuildToo) {
     EXPECT_EQ(results[1].attribution, "host");
     EXPECT_NE(results[1].remediation.find("unset CUDA_VISIBLE_DEVICES"), std::string::npos);
     EXPECT_NE(results[1].summary.find("hides every GPU"), std::string::npos);
+}
+
+TEST(FailureCauses, UnderASanitizerAFailIsTheToolsNotTheInstalls) {
+    Environment env;
+    env.instrumentation = {{"compute-sanitizer", "maps /usr/local/cuda-13.0/compute-sanitizer/libsanitizer-public.so",
+                            "serialises and instruments GPU work"}};
+    std::vector<CheckResult> results{
+        failed("async.stream.nonblocking_independent", Status::Fail, "non-blocking streams are not independent here",
+               "check CUDA_LAUNCH_BLOCKING"),
+        failed("async.overlap.copy_compute", Status::Fail, "overlapped only 11%", "check the host buffer"),
+        failed("host.memlock", Status::Fail, "RLIMIT_MEMLOCK is 64 KiB", "raise it", std::nullopt),
+    };
+    attribute_environment(results, env);
+    EXPECT_FALSE(results[0].disturbance.is_null());
+    EXPECT_EQ(results[0].attribution, "host");
+    EXPECT_TRUE(results[2].disturbance.is_null()) << "a tool does not change a host limit";
+    const auto causes = group_causes(results, env);
+    ASSERT_EQ(causes.size(), 2u);
+    EXPECT_EQ(causes[0].kind, "check");  // the memlock failure is still the install's
+    EXPECT_EQ(causes[1].id, "tool:compute-sanitizer");
+    EXPECT_EQ(causes[1].kind, "debugger");
+    EXPECT_EQ(causes[1].results.size(), 2u);
 }
 
 }  // namespace

@@ -33,6 +33,12 @@ struct PciGpu {
     std::optional<int> numa_node;  // absent when sysfs says -1
 };
 
+struct InstrumentationSeen {
+    std::string tool;      // "compute-sanitizer", "an NVIDIA tool launcher", "debugger (cuda-gdb)", ...
+    std::string evidence;  // what showed it: a mapped library, a variable, the tracer's name
+    std::string effect;    // what it does to GPU work, one line
+};
+
 struct Environment {
     std::string hostname;
     Distro distro;
@@ -55,6 +61,9 @@ struct Environment {
     std::map<std::string, std::string> gpu_env_raw;     // values that were not UTF-8: their bytes, \xNN-escaped
     std::map<std::string, std::string> kernel_drivers;  // "nvidia" -> "580.159.04", "amdgpu" -> ...
     std::vector<PciGpu> pci_gpus;
+    // Tools that instrument this process (host/instrumentation.hpp): a sanitizer, a profiler, a
+    // debugger, found by what they map into the process and what their launchers set.
+    std::vector<InstrumentationSeen> instrumentation;
 };
 
 }  // namespace gpuconform

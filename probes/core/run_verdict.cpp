@@ -83,7 +83,7 @@ std::string verdict_reason(const VerdictTally& t) {
         add(count_of(t.errored, "check") + " could not run (error)");
     }
     if (t.disturbed_failed > 0) {
-        add(count_of(t.disturbed_failed, "failure") + " measured on a busy GPU");
+        add(count_of(t.disturbed_failed, "failure") + " measured while disturbed (another GPU user or a tool)");
     }
     if (out.empty()) {
         out = t.judged == 0 ? "no check was judged (all skipped)"

@@ -39,7 +39,7 @@ Verdict verdict_of(const VerdictTally& t);
 // The tally of a run's own results (a result with a `disturbance` is a disturbed one).
 VerdictTally tally_results(const std::vector<CheckResult>& results, bool interrupted, bool strict);
 
-// Why, in a few words: "2 checks failed", "1 check errored; 1 failure on a busy GPU", "interrupted".
+// Why, in a few words: "2 checks failed", "1 check could not run (error)", "the run was interrupted".
 std::string verdict_reason(const VerdictTally& t);
 
 }  // namespace gpuconform

@@ -86,6 +86,13 @@ void to_json(nlohmann::json& j, const Environment& e) {
     if (!e.gpu_env_raw.empty()) {
         j["env_raw"] = e.gpu_env_raw;
     }
+    if (!e.instrumentation.empty()) {
+        nlohmann::json tools = nlohmann::json::array();
+        for (const auto& t : e.instrumentation) {
+            tools.push_back({{"tool", t.tool}, {"evidence", t.evidence}, {"effect", t.effect}});
+        }
+        j["instrumentation"] = tools;
+    }
 }
 
 }  // namespace gpuconform

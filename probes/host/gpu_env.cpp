@@ -70,6 +70,30 @@ Verdict judge_gpu_env(const GpuEnvInput& in) {
     return {Status::Info, fmt::format("set: {}", fmt::join(shown, ", ")), ""};
 }
 
+namespace {
+
+// host.env also says which instrumenting tool runs this process (host/instrumentation.hpp).
+void add_instrumentation(const Environment& env, CheckResult& r) {
+    if (env.instrumentation.empty()) {
+        return;
+    }
+    std::vector<std::string> tools;
+    for (const auto& t : env.instrumentation) {
+        tools.push_back(fmt::format("{} ({}): {}", t.tool, t.evidence, t.effect));
+    }
+    r.facts["instrumentation"] = tools;
+    const std::string said = fmt::format("this run is instrumented by {}", fmt::join(tools, "; "));
+    if (r.status == Status::Warn) {
+        r.summary = said + "; " + r.summary;
+    } else {
+        r.status = Status::Warn;
+        r.summary = said;
+        r.remediation = "run gpuconform outside the tool for conformance verdicts";
+    }
+}
+
+}  // namespace
+
 CheckDef make_host_env() {
     return host_check(
         "host.env", "environment variables that change GPU runtime behaviour", [](CheckContext& ctx, CheckResult& r) {
@@ -79,6 +103,7 @@ CheckDef make_host_env() {
                 r.facts["vars_raw"] = ctx.env.gpu_env_raw;
             }
             apply(judge_gpu_env(in), r);
+            add_instrumentation(ctx.env, r);
         });
 }
 

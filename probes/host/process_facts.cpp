@@ -12,6 +12,7 @@ extern char** environ;
 
 #include "core/utf8.hpp"
 #include "host/collect.hpp"
+#include "host/instrumentation.hpp"
 #include "host/gpu_env_vars.hpp"
 #include "host/host_fs.hpp"
 #include "host/parsers.hpp"
@@ -74,6 +75,7 @@ void collect_process_facts(Environment& env) {
         env.cap_ipc_lock = caps && ((*caps >> k_cap_ipc_lock_bit) & 1u) != 0;
     }
     collect_gpu_env(environ, env);
+    env.instrumentation = collect_instrumentation();
 }
 
 void collect_gpu_env(char** environment, Environment& env) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "host/gpu_env_vars.hpp"
+#include "host/instrumentation.hpp"
 #include "runtime/runtime_common.hpp"
 
 namespace gpuconform {
@@ -139,7 +140,9 @@ void add_failure_causes(const std::vector<CheckResult>& results, std::vector<Cau
 void order_by_weight(const std::vector<CheckResult>& results, std::vector<Cause>& causes) {
     std::map<std::string, int> weight_of;
     for (const auto& r : results) {
-        weight_of[result_ref(r)] = r.status == Status::Fail ? 0 : r.status == Status::Error ? 1 : 2;
+        // An undisturbed failure decides the verdict; a disturbed one or an error leaves it open.
+        const bool decides = r.status == Status::Fail && r.disturbance.is_null();
+        weight_of[result_ref(r)] = decides ? 0 : (r.status == Status::Fail || r.status == Status::Error) ? 1 : 2;
     }
     const auto weight = [&](const Cause& c) {
         int w = 2;
@@ -151,6 +154,28 @@ void order_by_weight(const std::vector<CheckResult>& results, std::vector<Cause>
     };
     std::stable_sort(causes.begin(), causes.end(),
                      [&](const Cause& a, const Cause& b) { return weight(a) < weight(b); });
+}
+
+// Under a sanitizer, profiler or debugger a result that did not pass is no evidence about the
+// install: it is marked disturbed by the tool (so the verdict is inconclusive and diff cannot
+// compare it), attributed to the host, and the tool is its cause.
+void mark_instrumented(std::vector<CheckResult>& results, const Environment& env) {
+    if (env.instrumentation.empty()) {
+        return;
+    }
+    const InstrumentationSeen& tool = env.instrumentation.front();
+    for (auto& r : results) {
+        if ((r.status != Status::Fail && r.status != Status::Error) || !r.disturbance.is_null() ||
+            !instrumentation_can_change(r.id)) {
+            continue;
+        }
+        r.disturbance = {
+            {"summary", fmt::format("{} instrumented this process ({}): {}", tool.tool, tool.evidence, tool.effect)},
+            {"others", nlohmann::json::array()},
+            {"instrumentation", {{"tool", tool.tool}, {"evidence", tool.evidence}, {"effect", tool.effect}}}};
+        r.attribution = "host";
+        r.summary += fmt::format(" (under {}: not a verdict on the install)", tool.tool);
+    }
 }
 
 std::string hiding_variable(const Environment& env) {
@@ -170,6 +195,7 @@ std::string result_ref(const CheckResult& r) {
 }
 
 void attribute_environment(std::vector<CheckResult>& results, const Environment& env) {
+    mark_instrumented(results, env);
     for (auto& r : results) {
         if (!explained_status(r.status) || r.status == Status::Skip || r.id == "host.env" || !r.disturbance.is_null()) {
             continue;
@@ -212,6 +238,18 @@ std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const E
             continue;
         }
         const std::string ref = result_ref(r);
+        if (!r.disturbance.is_null() && r.disturbance.contains("instrumentation")) {
+            const auto& seen = r.disturbance["instrumentation"];
+            const std::string tool = seen.value("tool", std::string("a tool"));
+            find_or_add(causes, "tool:" + tool, "debugger",
+                        fmt::format("{} instruments this run ({}): it {}", tool, seen.value("evidence", std::string()),
+                                    seen.value("effect", std::string("changes GPU work"))),
+                        fmt::format("for conformance verdicts run gpuconform outside {}; a run under it finds bugs, "
+                                    "it cannot judge timing, concurrency or overlap",
+                                    tool))
+                ->results.push_back(ref);
+            continue;
+        }
         if (!r.disturbance.is_null()) {
             const std::string where = r.device ? fmt::format("{}:{}", r.backend, *r.device) : r.backend;
             find_or_add(causes, "busy:" + where, "busy_gpu",
