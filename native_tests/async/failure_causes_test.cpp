@@ -82,6 +82,7 @@ TEST(FailureCauses, HiddenGpusExplainTheTorchBuildToo) {
     EXPECT_EQ(results[1].attribution, "host");
     EXPECT_NE(results[1].remediation.find("unset CUDA_VISIBLE_DEVICES"), std::string::npos);
     EXPECT_NE(results[1].summary.find("hides every GPU"), std::string::npos);
+    EXPECT_EQ(results[1].status, Status::Skip) << "as the native device checks: not run, for that reason";
 }
 
 TEST(FailureCauses, UnderASanitizerAFailIsTheToolsNotTheInstalls) {

@@ -35,6 +35,15 @@ TEST(RunVerdict, ErrorsAndStopsCannotBeJudged) {
     EXPECT_EQ(judge({with(Status::Pass)}, true), Verdict::Inconclusive);
 }
 
+TEST(RunVerdict, ANodeWithGpusWhoseDeviceChecksNeverRanIsIncomplete) {
+    auto t = tally_results({with(Status::Pass), with(Status::Skip)}, false, false);
+    t.device_layer_missing = true;
+    EXPECT_EQ(verdict_of(t), Verdict::Inconclusive);
+    EXPECT_NE(verdict_reason(t).find("no device check was judged"), std::string::npos);
+    t.failed = 1;
+    EXPECT_EQ(verdict_of(t), Verdict::Fail);
+}
+
 TEST(RunVerdict, StrictMakesAWarnAFail) {
     EXPECT_EQ(judge({with(Status::Pass), with(Status::Warn)}, false, true), Verdict::Fail);
 }

@@ -64,7 +64,7 @@ Verdict verdict_of(const VerdictTally& t) {
     if (t.failed > 0) {
         return Verdict::Fail;
     }
-    if (t.interrupted || t.errored > 0 || t.disturbed_failed > 0 || t.judged == 0) {
+    if (t.interrupted || t.device_layer_missing || t.errored > 0 || t.disturbed_failed > 0 || t.judged == 0) {
         return Verdict::Inconclusive;
     }
     return Verdict::Pass;
@@ -75,6 +75,9 @@ std::string verdict_reason(const VerdictTally& t) {
     const auto add = [&out](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
     if (t.interrupted) {
         add("the run was interrupted");
+    }
+    if (t.device_layer_missing) {
+        add("no device check was judged on a node with GPUs");
     }
     if (t.failed > 0) {
         add(count_of(t.failed, "check") + " failed");

@@ -30,6 +30,9 @@ struct VerdictTally {
     std::size_t judged = 0;  // pass, warn, info
     bool interrupted = false;
     bool strict = false;
+    // A node with GPUs on its bus where no device check was judged (every one skipped or not
+    // run): the run is incomplete, never a pass.
+    bool device_layer_missing = false;
 
     void add(Status s, bool disturbed);
 };

@@ -352,7 +352,14 @@ void attribute_to_causes(std::vector<CheckResult>& results, const std::vector<Ca
             }
             r.attribution = "host";
             r.remediation = c.fix;
-            r.summary += " (explained by the run's cause: " + c.title + ")";
+            if (c.kind == "hidden_gpus") {
+                // As the native device checks: not run here, for this reason (torch's words kept).
+                r.facts["framework_said"] = r.summary;
+                r.status = Status::Skip;
+                r.summary = "not run: " + c.title + " (torch: " + r.summary + ")";
+            } else {
+                r.summary += " (explained by the run's cause: " + c.title + ")";
+            }
         }
     }
 }

@@ -92,7 +92,8 @@ nlohmann::json build_report(const RunRecord& run) {
     for (const auto& r : run.results) {
         summary[to_string(r.status)] = summary[to_string(r.status)].get<int>() + 1;
     }
-    const VerdictTally tally = tally_results(run.results, run.interrupted, run.strict);
+    VerdictTally tally = tally_results(run.results, run.interrupted, run.strict);
+    tally.device_layer_missing = run.device_layer_missing;
     summary["verdict"] = to_string(verdict_of(tally));
     summary["reason"] = verdict_reason(tally);
     // Every measurement says what it means, from the declarations (core/measure_meaning.hpp).

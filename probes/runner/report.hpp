@@ -28,7 +28,8 @@ struct RunRecord {
     std::vector<std::string> layers;
     std::vector<std::string> profile_sources;
     bool interrupted = false;
-    bool strict = false;  // --strict: a warn fails the run
+    bool strict = false;                // --strict: a warn fails the run
+    bool device_layer_missing = false;  // GPUs on the bus, the async layer chosen, none of its checks judged
     int exit_status = 0;
     Environment env;
     nlohmann::json torch;             // null when the framework layer did not run

@@ -287,6 +287,12 @@ int run_suite(const RunRequest& req) {
     run.causes = causes;
     run.interrupted = g_interrupted;
     run.strict = req.strict;
+    // Judged: pass, fail, warn, info. A node whose GPUs the device layer never judged is incomplete.
+    const bool async_judged = std::any_of(run.results.begin(), run.results.end(), [](const CheckResult& r) {
+        return r.layer == "async" && r.status != Status::Skip && r.status != Status::Error;
+    });
+    run.device_layer_missing = !run.env.pci_gpus.empty() && layer_selected(req, "async") &&
+                               only_reaches_layer(req.only, "async") && !async_judged;
     run.finished = utc_now_iso();
     run.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     run.exit_status = exit_status_for(run.results, req.strict, run.interrupted);
@@ -308,7 +314,9 @@ int run_suite(const RunRequest& req) {
     }
     phases.add("report.write", write_start, PhaseLog::Clock::now());
     view.summary(run.results, run.duration_s, output.to_stdout ? "" : written);
-    view.verdict(tally_results(run.results, run.interrupted, req.strict), causes);
+    VerdictTally tally = tally_results(run.results, run.interrupted, req.strict);
+    tally.device_layer_missing = run.device_layer_missing;
+    view.verdict(tally, causes);
     if (req.timings) {
         nlohmann::json timed = report;
         timed["run"]["phases"] = phases.phases();
