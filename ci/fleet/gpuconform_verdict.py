@@ -83,6 +83,12 @@ def node_verdict(report):
     judged = [r for r in results if r.get("status") in ("pass", "warn", "info")]
     if not judged:
         return "inconclusive", f"{REASON_PREFIX} every check skipped", []
+    # Schema 1.3 reports carry the run's own verdict, which also knows what the results alone do
+    # not (a node with GPUs whose device checks never ran): it can only make a pass inconclusive.
+    summary = report.get("summary") if isinstance(report.get("summary"), dict) else {}
+    if summary.get("verdict") == "inconclusive":
+        why = summary.get("reason") if isinstance(summary.get("reason"), str) else "the run could not judge"
+        return "inconclusive", _shorten(f"{REASON_PREFIX} {why}", REASON_MAX), []
     return "pass", f"{REASON_PREFIX} {len(judged)} checks judged, none failed", []
 
 

@@ -46,6 +46,15 @@ def test_an_interrupted_run_is_never_a_pass_but_its_failure_still_counts():
     assert node_verdict(stopped)[0] == "fail"
 
 
+def test_the_reports_own_inconclusive_verdict_is_never_read_as_a_pass():
+    report = {"results": HEALTHY, "summary": {"verdict": "inconclusive",
+                                              "reason": "no device check was judged on a node with GPUs"}}
+    state, reason, _ = node_verdict(report)
+    assert state == "inconclusive" and "no device check" in reason
+    report["results"] = HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 1)]
+    assert node_verdict(report)[0] == "fail"
+
+
 def test_fail_beats_error_and_names_the_check_and_device():
     report = {"results": HEALTHY + [res("async.event.timing_accuracy", "error", "cuda", 0),
                                     res("async.copy.bandwidth", "fail", "cuda", 3, "pinned H2D 12.1 GB/s")]}
