@@ -16,6 +16,11 @@ SKIP_WORDS = ("skip", "not installed", "not found", "no pytest", "apt-get instal
 
 def skip_reason(output):
     lines = [line.strip() for line in (output or "").splitlines() if line.strip()]
+    # GoogleTest's GTEST_SKIP() << "why": "file:line: Skipped", then the message, then
+    # "[  SKIPPED ] Name": the message is the reason, not the closing line.
+    for i, line in enumerate(lines[:-1]):
+        if line.endswith(": Skipped") and not lines[i + 1].startswith("["):
+            return lines[i + 1]
     for line in reversed(lines):
         if any(word in line.lower() for word in SKIP_WORDS):
             return line

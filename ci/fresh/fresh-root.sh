@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# A new user's first run in a fresh Debian root: debootstrap a minimal root of DIST, clone the
+# repository into it (the committed HEAD of REPO), and run the README's two commands in order, as
+# root inside chroot, each with its log and wall time.
+# Usage (as root): ci/fresh/fresh-root.sh bookworm|trixie REPO [WORKDIR]
+#   REPO: a local path to clone from; WORKDIR: where the root goes (default /var/tmp/fresh/DIST)
+#   GPUCONFORM_FRESH_MIRROR: the Debian mirror (default http://deb.debian.org/debian)
+# Writes WORKDIR/suite.log, WORKDIR/tests.log and WORKDIR/times.txt; prints each log's last 60
+# lines and the times. Exit status: run-tests.sh's (or 1 when a step before it failed).
+set -euo pipefail
+dist="${1:?usage: fresh-root.sh bookworm|trixie REPO [WORKDIR]}"
+repo="$(cd "${2:?usage: fresh-root.sh bookworm|trixie REPO [WORKDIR]}" && pwd)"
+work="${3:-/var/tmp/fresh/$dist}"
+mirror="${GPUCONFORM_FRESH_MIRROR:-http://deb.debian.org/debian}"
+case "$dist" in bookworm|trixie) ;; *) echo "DIST must be bookworm or trixie" >&2; exit 2 ;; esac
+[ "$(id -u)" -eq 0 ] || { echo "run as root (debootstrap, mount, chroot)" >&2; exit 2; }
+command -v debootstrap >/dev/null || { echo "no debootstrap: apt-get install debootstrap" >&2; exit 2; }
+
+root="$work/root"
+mkdir -p "$work"
+mounted=()
+cleanup() {
+    local i
+    for (( i=${#mounted[@]}-1; i>=0; i-- )); do
+        umount -l "${mounted[$i]}" 2>/dev/null || true
+    done
+    # Daemons a test left running inside the root (slurmctld, slurmd, munged) hold it busy.
+    if [ -d "$root/proc" ]; then
+        local p
+        for p in /proc/[0-9]*; do
+            [ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && kill "${p#/proc/}" 2>/dev/null || true
+        done
+    fi
+}
+trap cleanup EXIT
+mnt() { mount "$@" && mounted+=("${!#}"); }
+
+t0=$SECONDS
+if [ ! -x "$root/usr/bin/apt-get" ]; then
+    if grep -q " $root/" /proc/mounts; then echo "something is still mounted under $root" >&2; exit 1; fi
+    rm -rf "$root"
+    # What a fresh server has: a minimal base, TLS certificates, git to clone, sudo.
+    nice -n 10 debootstrap --variant=minbase --include=ca-certificates,git,sudo "$dist" "$root" "$mirror" \
+        >"$work/debootstrap.log" 2>&1 || { tail -n 30 "$work/debootstrap.log" >&2; exit 1; }
+fi
+t_boot=$(( SECONDS - t0 ))
+echo "nameserver $(awk '/^nameserver/{print $2; exit}' /etc/resolv.conf 2>/dev/null || echo 1.1.1.1)" > "$root/etc/resolv.conf"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+mnt -t proc proc "$root/proc"
+mnt -t sysfs sysfs "$root/sys"
+# The cgroup hierarchy, as systemd mounts it on a server: Slurm 24.11's slurmd (Debian 13) will not
+# start without one ("No filesystem mounted on /sys/fs/cgroup"), whatever the ProctrackType.
+if mountpoint -q /sys/fs/cgroup; then
+    mnt --rbind /sys/fs/cgroup "$root/sys/fs/cgroup"
+    mount --make-rslave "$root/sys/fs/cgroup"
+fi
+mnt --bind /dev "$root/dev"
+mnt -t devpts devpts "$root/dev/pts" -o newinstance,ptmxmode=0666
+mnt -t tmpfs tmpfs "$root/tmp"
+mkdir -p "$root/run" && mnt -t tmpfs tmpfs "$root/run"
+
+# CA certificates this host trusts beyond Debian's (a site's TLS-inspecting proxy): a server of the
+# same site has them too; without them npm (the Kubernetes manifests test) cannot reach its registry.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    chroot "$root" update-ca-certificates >/dev/null 2>&1 || true
+fi
+
+rm -rf "$root/src"
+git clone -q "$repo" "$root/src/gpuconform"
+head="$(git -C "$root/src/gpuconform" rev-parse --short HEAD)"
+
+# In the root: a login-like root shell, the clone as the current folder, the commands as typed.
+in_root() {
+    chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        /bin/bash -c "cd /src/gpuconform && $1"
+}
+run_step() {  # name command: log, wall time, exit status
+    local name="$1" cmd="$2" start=$SECONDS rc=0
+    echo "== $dist: $cmd" >&2
+    in_root "nice -n 10 $cmd" >"$work/$name.log" 2>&1 || rc=$?
+    echo "$name	$cmd	$(( SECONDS - start )) s	exit $rc" >> "$work/times.txt"
+    return "$rc"
+}
+: > "$work/times.txt"
+echo "debootstrap	$dist minbase	${t_boot} s	commit $head" >> "$work/times.txt"
+rc_suite=0 rc_tests=0
+run_step suite "ci/run-suite.sh --json /tmp/suite.json" || rc_suite=$?
+cp "$root/tmp/suite.json" "$work/suite.json" 2>/dev/null || true
+run_step tests "ci/run-tests.sh" || rc_tests=$?
+cp "$root/src/gpuconform/build/Testing/ctest-junit.xml" "$work/ctest-junit.xml" 2>/dev/null || true
+cp "$root/src/gpuconform/build/Testing/Temporary/LastTest.log" "$work/LastTest.log" 2>/dev/null || true
+
+for name in suite tests; do
+    echo "==== $dist: last 60 lines of $name.log"
+    tail -n 60 "$work/$name.log"
+done
+echo "==== $dist: times"
+cat "$work/times.txt"
+exit "$rc_tests"
