@@ -84,7 +84,8 @@ std::optional<PythonModules> probe_python(const std::string& python) {
 PythonChoice choose_python(const std::string& cli_value, const std::string& env_value, const std::string& path,
                            const PythonProbe& probe, const std::string& system_python) {
     if (!cli_value.empty()) {
-        return {cli_value, "--python", std::nullopt, fmt::format("framework layer: {} (given with --python)", cli_value)};
+        return {cli_value, "--python", std::nullopt,
+                fmt::format("framework layer: {} (given with --python)", cli_value)};
     }
     if (!env_value.empty()) {
         return {env_value, "$GPUCONFORM_PYTHON", std::nullopt,
@@ -110,8 +111,7 @@ PythonChoice choose_python(const std::string& cli_value, const std::string& env_
         add(system_python, "the system's python3");
     }
     if (candidates.empty()) {
-        return {"python3", "python3 on PATH", std::nullopt,
-                "framework layer: no python3 on PATH nor " + system_python};
+        return {"python3", "python3 on PATH", std::nullopt, "framework layer: no python3 on PATH nor " + system_python};
     }
     const auto pick = [&](auto wanted) -> const Candidate* {
         for (const auto& c : candidates) {
