@@ -46,6 +46,9 @@ fi
 t_boot=$(( SECONDS - t0 ))
 echo "nameserver $(awk '/^nameserver/{print $2; exit}' /etc/resolv.conf 2>/dev/null || echo 1.1.1.1)" > "$root/etc/resolv.conf"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# What the Debian installer writes and a minbase root of bookworm lacks: without it `localhost`
+# does not resolve (selenium reaches chromedriver by that name).
+[ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
 mnt -t proc proc "$root/proc"
 mnt -t sysfs sysfs "$root/sys"
 # The cgroup hierarchy, as systemd mounts it on a server: Slurm 24.11's slurmd (Debian 13) will not
