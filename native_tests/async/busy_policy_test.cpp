@@ -9,8 +9,10 @@
 namespace gpuconform {
 namespace {
 
-GpuOccupancy reading(std::vector<OtherProcess> others, std::optional<double> util, bool list_sees_us = false) {
+GpuOccupancy reading(std::vector<OtherProcess> others, std::optional<double> util, bool list_sees_us = false,
+                     bool settled = false) {
     GpuOccupancy o;
+    o.settled = settled;
     o.backend = "cuda";
     o.device = 0;
     o.others = std::move(others);
@@ -33,6 +35,9 @@ TEST(BusyPolicy, WhatDisturbsTiming) {
         {"a computing process", reading({k_python}, 98.0, true), true},
         {"a process that only holds memory", reading({k_python}, 0.0, true), false},
         {"our own last kernel (the list sees us, nobody else)", reading({}, 97.0, true), false},
+        {"settled, the list sees only us, 95% busy: a tenant it cannot show", reading({}, 95.0, true, true), true},
+        {"settled, the list sees only us, idle", reading({}, 2.0, true, true), false},
+        {"settled, the list sees only us, no utilisation", reading({}, std::nullopt, true, true), false},
         {"PID namespace: no process listed, 98% busy", reading({}, 98.0), true},
         {"no utilisation reader, a device-node holder", reading({k_python}, std::nullopt), true},
         {"no utilisation reader, nobody", reading({}, std::nullopt), false},
@@ -41,6 +46,15 @@ TEST(BusyPolicy, WhatDisturbsTiming) {
     for (const auto& row : rows) {
         EXPECT_EQ(disturbs_timing(row.o), row.disturbs) << row.what;
     }
+}
+
+// Only an unsettled busy reading that lists only us is ambiguous; a settled one is judged.
+TEST(BusyPolicy, WhenOnlyASettledReadingCanTell) {
+    EXPECT_TRUE(may_hide_tenant(reading({}, 95.0, true)));
+    EXPECT_FALSE(may_hide_tenant(reading({}, 95.0, true, true)));
+    EXPECT_FALSE(may_hide_tenant(reading({}, 95.0, false)));
+    EXPECT_FALSE(may_hide_tenant(reading({k_python}, 95.0, true)));
+    EXPECT_FALSE(may_hide_tenant(reading({}, 3.0, true)));
 }
 
 TEST(BusyPolicy, NamesTheOtherUser) {

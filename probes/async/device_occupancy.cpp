@@ -20,7 +20,9 @@ CheckDef make_async_device_occupancy() {
         if (ctx.occupancy == nullptr || ctx.backend_info == nullptr) {
             throw SkipCheck("no occupancy reader in this process");
         }
-        const GpuOccupancy o = ctx.occupancy->sample(ctx.backend_info->name, ctx.device, ctx.props.pci_bus_id);
+        // Our side is idle here, so a busy reading that lists only us is settled and judged.
+        const GpuOccupancy o =
+            ctx.occupancy->sample(ctx.backend_info->name, ctx.device, ctx.props.pci_bus_id, 1.0, true);
         r.facts["occupancy"] = o;
         if (o.sources.empty()) {
             r.status = Status::Skip;

@@ -63,6 +63,9 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
     run->add_option("--sim-cotenant", req.sim_cotenant_s,
                     "Simulated backend: another process shares every device for S seconds (0: the whole run)")
         ->check(CLI::NonNegativeNumber);
+    run->add_flag("--sim-cotenant-hidden", req.sim_cotenant_hidden,
+                  "Simulated backend: the co-tenant runs where the process list cannot show it (another PID "
+                  "namespace); only its utilisation is seen");
     run->add_flag("--verbose", req.verbose, "Print every result line (repeated skips are folded otherwise)");
     run->add_flag("--strict", req.strict, "Treat warn as failure in the exit status");
     run->add_flag("--quiet", req.quiet, "Print only what needs attention and the summary");
@@ -150,6 +153,9 @@ std::string run_request_problem(const RunRequest& req) {
     const bool sim = std::find(req.backends.begin(), req.backends.end(), "sim") != req.backends.end();
     if (req.sim_cotenant_s >= 0 && !sim) {
         return "--sim-cotenant needs --backend sim (the co-tenant lives in the simulated backend)";
+    }
+    if (req.sim_cotenant_hidden && req.sim_cotenant_s < 0) {
+        return "--sim-cotenant-hidden needs --sim-cotenant S (it says where that co-tenant runs)";
     }
     if (!req.faults.empty() && !sim) {
         return "--fault needs --backend sim (faults are injected into the simulated backend only)";

@@ -81,9 +81,17 @@ void merge_process(std::vector<OtherProcess>& list, const OtherProcess& p) {
 bool disturbs_timing(const GpuOccupancy& o) {
     const bool util_busy = !o.utilization_pct || *o.utilization_pct >= k_busy_utilization_pct;
     if (o.list_sees_us) {
-        return !o.others.empty() && util_busy;
+        if (o.others.empty()) {
+            return o.settled && o.utilization_pct && util_busy;
+        }
+        return util_busy;
     }
     return o.utilization_pct ? util_busy : !o.others.empty();
+}
+
+bool may_hide_tenant(const GpuOccupancy& o) {
+    return o.list_sees_us && o.others.empty() && !o.settled && o.utilization_pct &&
+           *o.utilization_pct >= k_busy_utilization_pct;
 }
 
 std::string describe_others(const GpuOccupancy& o) {
@@ -178,15 +186,16 @@ GpuOccupancy OccupancySampler::read_once(const std::string& backend, int device,
 }
 
 GpuOccupancy OccupancySampler::sample(const std::string& backend, int device, const std::string& bdf,
-                                      double settle_s) const {
+                                      double settle_s, bool look_behind_own) const {
     GpuOccupancy o = read_once(backend, device, bdf);
     const bool averaged = std::find(o.sources.begin(), o.sources.end(), "nvml") != o.sources.end() ||
                           std::find(o.sources.begin(), o.sources.end(), "amdgpu-sysfs") != o.sources.end();
-    if (settle_s > 0 && averaged && disturbs_timing(o)) {
+    if (settle_s > 0 && ((averaged && disturbs_timing(o)) || (look_behind_own && may_hide_tenant(o)))) {
         // NVML's and amdgpu's utilisation cover the last sampling period (up to a second),
         // which may hold our own last kernel: read again once that period is over.
         std::this_thread::sleep_for(std::chrono::duration<double>(settle_s));
         o = read_once(backend, device, bdf);
+        o.settled = true;
     }
     return o;
 }

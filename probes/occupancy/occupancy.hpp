@@ -31,6 +31,9 @@ struct GpuOccupancy {
     // NVML listed one of our own processes: its process list works here, so a busy reading with
     // nobody else listed is our own last kernel. Unset: no list, or it lists nobody (a PID namespace).
     bool list_sees_us = false;
+    // Read again once the utilisation period that may hold our own last kernel was over (our side
+    // idle all the while): a busy reading then is nobody's tail of ours.
+    bool settled = false;
     std::vector<std::string> sources;  // "nvml", "amdgpu-sysfs", "proc-fd", "sim-cotenant"
     std::string error;                 // why a source could not be read ("" when all could)
 };
@@ -39,11 +42,16 @@ struct GpuOccupancy {
 constexpr double k_busy_utilization_pct = 10.0;
 
 // True when someone else is using the GPU in a way that disturbs timing. Where the process list
-// works (it lists us), another listed process while utilisation is high (or unknown); where it is
-// blind (a PID namespace) or absent, utilisation at or above k_busy_utilization_pct, or, with no
-// utilisation either, any holder of the device. A process that only holds memory while
-// utilisation stays low does not disturb timing.
+// works (it lists us), another listed process while utilisation is high (or unknown), or, in a
+// settled reading, high utilisation with nobody else listed: a tenant the list cannot show (it
+// runs in another PID namespace, which the driver filters out). Where the list is blind or absent,
+// utilisation at or above k_busy_utilization_pct, or, with no utilisation either, any holder of
+// the device. A process that only holds memory while utilisation stays low does not disturb timing.
 bool disturbs_timing(const GpuOccupancy& o);
+
+// Busy, nobody else listed, our own process listed, not yet settled: our own last kernel's tail
+// or a tenant the list cannot show; only a settled reading tells them apart.
+bool may_hide_tenant(const GpuOccupancy& o);
 
 // "pid 1186 python3 held 874 MiB and 98% utilisation" (or "another tenant: 98% utilisation, 883
 // MiB in use, no process visible" inside a PID namespace).
@@ -65,7 +73,9 @@ public:
 std::unique_ptr<OccupancyProvider> make_nvml_provider();  // nvml_provider.cpp
 std::unique_ptr<OccupancyProvider> make_amd_sysfs_provider(std::string root = "/");
 std::unique_ptr<OccupancyProvider> make_device_node_provider(std::string root = "/");
-std::unique_ptr<OccupancyProvider> make_sim_provider(std::string state_dir);
+// `hidden`: the co-tenant runs where the list cannot show it (another PID namespace): the list
+// shows only our own worker, the utilisation is the co-tenant's.
+std::unique_ptr<OccupancyProvider> make_sim_provider(std::string state_dir, bool hidden = false);
 
 // This process and all its descendants (workers, the pytest child): never "other users".
 std::set<int> own_process_tree(const std::string& root = "/");
@@ -81,9 +91,11 @@ public:
     // co-tenant when `sim_state_dir` is set.
     static OccupancySampler standard(const std::string& sim_state_dir);
     // One reading; when utilisation reads busy with nobody listed, waits `settle_s` and reads
-    // again, so the tail of our own last kernel does not count.
-    GpuOccupancy sample(const std::string& backend, int device, const std::string& pci_bus_id,
-                        double settle_s = 1.0) const;
+    // again, so the tail of our own last kernel does not count. Where the list shows only us,
+    // that second reading is taken only when `look_behind_own` asks for it (a result that did not
+    // pass, a GPU where an unlisted tenant was seen): it costs `settle_s` after each busy check.
+    GpuOccupancy sample(const std::string& backend, int device, const std::string& pci_bus_id, double settle_s = 1.0,
+                        bool look_behind_own = false) const;
     bool empty() const { return m_providers.empty(); }
 
 private:

@@ -106,10 +106,11 @@ private:
     std::string m_root;
 };
 
-// The simulated co-tenant publishes one small JSON file per device (sim_cotenant.hpp).
+// The simulated co-tenant publishes one small JSON file per device (sim_cotenant.hpp). Hidden, it
+// reads as NVML does for a tenant in another PID namespace: the list shows only our own worker.
 class SimProvider final : public OccupancyProvider {
 public:
-    explicit SimProvider(std::string dir) : m_dir(std::move(dir)) {}
+    SimProvider(std::string dir, bool hidden) : m_dir(std::move(dir)), m_hidden(hidden) {}
     std::string name() const override { return "sim-cotenant"; }
     bool handles(const std::string& backend) const override { return backend == "sim"; }
     void read(GpuOccupancy& o, const std::set<int>&) const override {
@@ -132,13 +133,18 @@ public:
         if (j.value("quiet_at", 0.0) > 0 && now >= j.value("quiet_at", 0.0)) {
             return;  // the co-tenant has finished
         }
-        o.others.push_back({j.value("pid", 0), j.value("name", ""), j.value("memory_bytes", std::uint64_t{0})});
+        if (m_hidden) {
+            o.list_sees_us = true;
+        } else {
+            o.others.push_back({j.value("pid", 0), j.value("name", ""), j.value("memory_bytes", std::uint64_t{0})});
+        }
         o.utilization_pct = j.value("utilization_pct", 0.0);
         o.memory_used_bytes = static_cast<double>(j.value("memory_bytes", std::uint64_t{0}));
     }
 
 private:
     std::string m_dir;
+    bool m_hidden = false;
 };
 
 }  // namespace
@@ -172,8 +178,8 @@ std::unique_ptr<OccupancyProvider> make_amd_sysfs_provider(std::string root) {
 std::unique_ptr<OccupancyProvider> make_device_node_provider(std::string root) {
     return std::make_unique<DeviceNodeProvider>(std::move(root));
 }
-std::unique_ptr<OccupancyProvider> make_sim_provider(std::string state_dir) {
-    return std::make_unique<SimProvider>(std::move(state_dir));
+std::unique_ptr<OccupancyProvider> make_sim_provider(std::string state_dir, bool hidden) {
+    return std::make_unique<SimProvider>(std::move(state_dir), hidden);
 }
 
 }  // namespace gpuconform

@@ -41,7 +41,7 @@ std::string DevicePhase::add_cotenant(const std::string& module_options) {
         return module_options;  // the co-tenant cannot publish itself; the sim runs without one
     }
     m_cotenant_dir = dir;
-    m_sampler.add(make_sim_provider(m_cotenant_dir));
+    m_sampler.add(make_sim_provider(m_cotenant_dir, m_request.sim_cotenant_hidden));
     std::string out = module_options + ";cotenant=" + m_cotenant_dir;
     if (m_request.sim_cotenant_s > 0) {
         const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -50,12 +50,28 @@ std::string DevicePhase::add_cotenant(const std::string& module_options) {
     return out;
 }
 
-GpuOccupancy DevicePhase::sample(const Slot& slot, int device) {
+GpuOccupancy DevicePhase::sample(const Slot& slot, int device, bool look_behind_own) {
     const auto& devs = slot.info.devices;
     const std::string bdf =
         device < static_cast<int>(devs.size()) ? devs[static_cast<std::size_t>(device)].pci_bus_id : "";
-    return m_sampler.sample(slot.info.name, device, bdf);
+    const std::string key = key_of(slot.info.name, device);
+    const bool seen_before = m_unlisted_tenant.count(key) != 0;
+    GpuOccupancy o = m_sampler.sample(slot.info.name, device, bdf, 1.0, look_behind_own || seen_before);
+    if (disturbs_timing(o) && o.others.empty()) {
+        // Busy with nobody listed (another PID namespace): from now on every reading of this GPU
+        // looks behind our own last kernel, so the tenant cannot hide behind our process.
+        m_unlisted_tenant.insert(key);
+    }
+    return o;
 }
+
+namespace {
+// A result the install would be blamed for: only these need to know whether an unlisted tenant
+// was behind them (a settled reading costs a second).
+bool needs_look_behind(const CheckResult& r) {
+    return r.status == Status::Fail || r.status == Status::Error || r.status == Status::Warn;
+}
+}  // namespace
 
 double DevicePhase::wait_left(const Slot& slot, int device) const {
     const auto it = m_waited_s.find(key_of(slot.info.name, device));
@@ -69,7 +85,7 @@ GpuOccupancy DevicePhase::wait_for_quiet(const Slot& slot, int device, GpuOccupa
         const double step = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - *waited_s;
         *waited_s += step;
         m_waited_s[key_of(slot.info.name, device)] += step;
-        last = sample(slot, device);
+        last = sample(slot, device, true);
     }
     return last;
 }
@@ -101,7 +117,7 @@ std::vector<CheckResult> DevicePhase::run_in_parent(Slot& slot, const CheckDef& 
         r.backend = slot.info.name;
         r.device = d;
         if (r.facts.contains("occupancy")) {
-            m_first_occupancy.push_back(sample(slot, d));
+            m_first_occupancy.push_back(sample(slot, d, true));
         }
         out.push_back(std::move(r));
     }
@@ -155,14 +171,14 @@ std::vector<CheckResult> DevicePhase::run_guarded(Slot& slot, const CheckDef& de
             r.timing_sensitive = def.timing_sensitive;
             r.facts["first_attempt_out_of_range"] = first;
         }
-        GpuOccupancy after = sample(slot, d);
+        GpuOccupancy after = sample(slot, d, needs_look_behind(r));
         if (disturbs_timing(after) && policy == WhenBusy::Wait && wait_left(slot, d) > 0 && !node) {
             // Disturbed during the measurement: wait for quiet and measure once more.
             after = wait_for_quiet(slot, d, after, &waited[d]);
             if (!disturbs_timing(after)) {
                 r = run_one(slot, def, d);
                 r.timing_sensitive = def.timing_sensitive;
-                after = sample(slot, d);
+                after = sample(slot, d, needs_look_behind(r));
             }
         }
         if (disturbs_timing(after)) {

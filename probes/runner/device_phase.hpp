@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,9 @@ private:
     std::vector<CheckResult> run_guarded(Slot& slot, const CheckDef& def, const std::vector<int>& devices);
     std::vector<CheckResult> run_unguarded(Slot& slot, const CheckDef& def, const std::vector<int>& devices);
     std::vector<CheckResult> run_in_parent(Slot& slot, const CheckDef& def, const std::vector<int>& devices);
-    GpuOccupancy sample(const Slot& slot, int device);
+    // `look_behind_own`: settle a busy reading that lists only us (occupancy.hpp); always done on a
+    // GPU where a tenant the process list cannot show was seen in this run.
+    GpuOccupancy sample(const Slot& slot, int device, bool look_behind_own = false);
     double wait_left(const Slot& slot, int device) const;
     // Polls until the GPU reads quiet or its wait budget ends; returns the last reading.
     GpuOccupancy wait_for_quiet(const Slot& slot, int device, GpuOccupancy last, double* waited_s);
@@ -72,6 +75,7 @@ private:
     std::string m_cotenant_dir;                // the sim co-tenant's folder, removed at the end
     std::map<std::string, double> m_waited_s;  // "backend:device" -> seconds waited so far
     std::vector<GpuOccupancy> m_first_occupancy;
+    std::set<std::string> m_unlisted_tenant;   // "backend:device" where a busy GPU listed nobody else
     PhaseLog* m_phases = nullptr;
 };
 

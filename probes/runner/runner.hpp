@@ -33,6 +33,7 @@ struct RunRequest {
     double busy_wait_s = 120;             // seconds each GPU may be waited for, over the whole run
     bool verbose = false;                 // every result line, even repeated skips
     double sim_cotenant_s = -1;           // < 0 none; 0 a sim co-tenant for the whole run; > 0 for S s
+    bool sim_cotenant_hidden = false;     // that co-tenant is in another PID namespace: no process listed
     FrameworkStart framework_start = FrameworkStart::Auto;  // when pytest (Python, torch import) starts
     bool timings = false;                                   // print where the run's time went (run.phases)
     std::vector<std::string> command_line;
