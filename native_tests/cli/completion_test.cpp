@@ -83,7 +83,8 @@ TEST(Completion, OffersTheChoicesTheParserAccepts) {
     EXPECT_EQ(as_set(complete({"render", "-f", ""})).count("timings"), 1u);
     EXPECT_EQ(complete({"diff", "--format", ""}), (std::vector<std::string>{"terminal", "markdown", "json"}));
     EXPECT_EQ(complete({"matrix", "-f", "p"}), (std::vector<std::string>{"prometheus"}));
-    EXPECT_EQ(complete({"run", "--layer", ""}), (std::vector<std::string>{"host", "runtime", "async", "framework"}));
+    EXPECT_EQ(complete({"run", "--layer", ""}),
+              (std::vector<std::string>{"host", "health", "runtime", "async", "framework"}));
     // Each offered choice is one the parser takes.
     for (const std::string& choice : complete({"run", "--when-busy", ""})) {
         EXPECT_EQ(run_cli("run --when-busy " + choice + " --help").exit_code, 0) << choice;

@@ -8,6 +8,7 @@
 namespace gpuconform {
 
 std::vector<CheckDef> host_checks();       // host/host_checks.cpp
+std::vector<CheckDef> health_checks();     // health/health_checks.cpp
 std::vector<CheckDef> runtime_checks();    // runtime/runtime_checks.cpp
 std::vector<CheckDef> async_checks();      // async/async_checks.cpp
 std::vector<CheckDef> toolchain_checks();  // toolchain/toolchain_checks.cpp (host-layer checks)

@@ -34,7 +34,8 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
                      std::vector<std::string>& backends, std::vector<std::string>& faults, std::string& when_busy,
                      std::string& framework_start) {
     auto* run = app.add_subcommand("run", "Run the checks and write a JSON report");
-    run->add_option("--layer", layers, "Layers to run, comma-separated: host, runtime, async, framework (default all)");
+    run->add_option("--layer", layers,
+                    "Layers to run, comma-separated: host, health, runtime, async, framework (default all)");
     run->add_option("--only", only, "Only checks whose id matches this glob (repeatable, comma-separated)");
     run->add_option("--device", req.devices, "Only this device index (repeatable)")->delimiter(',');
     run->add_option("--json", req.json_path, "Report path (default gpuconform-<host>-<UTC>.json here; - for stdout)");
@@ -114,7 +115,7 @@ std::string run_request_problem(const RunRequest& req) {
     for (const auto& l : req.layers) {
         const auto& known = known_layers();
         if (std::find(known.begin(), known.end(), l) == known.end()) {
-            return fmt::format("unknown layer '{}' (layers: host, runtime, async, framework)", l);
+            return fmt::format("unknown layer '{}' (layers: host, health, runtime, async, framework)", l);
         }
     }
     const auto chosen = [&](const std::string& layer) {

@@ -18,12 +18,17 @@ namespace gpuconform {
 
 class BufferCache;
 class OccupancySampler;
+struct NodeHealth;  // health/health_reading.hpp
 
 enum class Scope {
     Host,     // runs in the parent process; no GPU runtime
     Backend,  // once per backend module, judged in the parent from what its worker reported
     Device,   // once per visible device of each backend, in a worker child process
     Node,     // once per backend across all its devices (peer checks), in a worker child process
+    // The health layer, in the parent, judged from one reading per vendor made without any GPU
+    // runtime (runner/health_phase.hpp):
+    Gpu,      // once per GPU the reading holds
+    GpuNode,  // once per vendor's set of GPUs (inventory)
 };
 
 struct RunOptions {
@@ -47,6 +52,8 @@ struct CheckContext {
     DeviceProps props;                            // valid for Scope::Device
     const OccupancySampler* occupancy = nullptr;  // for checks with in_parent
     BufferCache* buffers = nullptr;               // the worker's buffers kept across checks; null: allocate fresh
+    // Scope::Gpu and GpuNode: the vendor's reading; for Gpu, `device` is the position in its gpus.
+    const NodeHealth* health = nullptr;
 
     // Expectation value for this check, resolved for this device's vendor and arch;
     // records what was used into result.expectation.
@@ -56,7 +63,7 @@ struct CheckContext {
 
 struct CheckDef {
     std::string id;           // layer.area.name
-    std::string layer;        // host, runtime, async, framework
+    std::string layer;        // host, health, runtime, async, framework
     std::string description;  // one line, for `gpuconform list`
     Scope scope = Scope::Host;
     std::string backend;            // Scope::Backend: the one backend this check judges

@@ -97,6 +97,14 @@ const std::vector<MeasureDecl> k_declarations = {
     {"host.memory", "memory", {k_none, k_diag, 0.00}},
     {"host.vm", "overcommit_memory", {k_none, k_diag, 0.00}},
     {"runtime.*.devices", "device_count", {k_none, k_diag, 0.00}},
+    // The health layer: counters a GPU keeps (more is worse) and facts of its state.
+    {"health.ecc", "*", {k_down, k_diag, 0.00}},
+    {"health.memory_remap", "*", {k_down, k_diag, 0.00}},
+    {"health.pcie_errors", "*", {k_down, k_diag, 0.00}},
+    {"health.clocks", "temperature_c", {k_down, k_diag, 0.00}},
+    {"health.clocks", "*", {k_none, k_diag, 0.00}},
+    {"health.nvlink", "*", {k_none, k_diag, 0.00}},
+    {"health.inventory", "*", {k_none, k_diag, 0.00}},
     {"runtime.*.pci_agreement", "pci_gpus", {k_none, k_diag, 0.00}},
     {"runtime.*.pci_agreement", "runtime_devices", {k_none, k_diag, 0.00}},
 };

@@ -24,6 +24,11 @@ const std::vector<ProfileKey>& declared_profile_keys() {
         bytes("host.memlock", "min_soft_bytes"),
         bytes("host.memlock", "amd_min_soft_bytes"),
         {"host.pcie.link", "fail_on_speed_downshift_flag", 0, 1, true},
+        // The health layer (docs/gpu-health.md): limits on what a GPU has recorded.
+        {"health.inventory", "expected_gpus", 0, 1024, true},
+        {"health.ecc", "max_uncorrected_errors", 0, 1'000'000, true},
+        {"health.memory_remap", "max_retired_pages", 1, 1024, true},
+        {"health.clocks", "slowdown_margin_c", 0, 50, false},
         ms("async.launch.returns_early", "gate_ms"),
         ms("async.copy.pinned_returns_early", "gate_ms"),
         ms("async.copy.pageable_behaviour", "gate_ms"),

@@ -260,6 +260,18 @@ std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const E
                 ->results.push_back(ref);
             continue;
         }
+        if (r.layer == "health" && (r.status == Status::Fail || r.status == Status::Warn) &&
+            r.facts.contains("finding") && r.facts["finding"].is_string()) {
+            // A hardware finding is the GPU's own: one cause per GPU and finding, named so.
+            const std::string where = r.facts.contains("gpu") && r.facts["gpu"].is_string()
+                                          ? r.facts["gpu"].get<std::string>()
+                                          : r.backend + " GPUs";
+            const std::string finding = r.facts["finding"].get<std::string>();
+            find_or_add(causes, "hardware:" + ref, "hardware", fmt::format("{}: {}", where, finding),
+                        r.remediation.empty() ? "see " + r.id + " in the report" : r.remediation)
+                ->results.push_back(ref);
+            continue;
+        }
         if (is_no_device_skip(r)) {
             if (!hider.empty()) {
                 find_or_add(causes, "env:" + hider, "hidden_gpus",

@@ -1,6 +1,6 @@
 // One root cause, named once: after a run, results that share a cause (a variable, hidden GPUs,
-// no driver, a busy GPU, a debugger or interposer, a degraded link, a missing package) are
-// grouped into the report's `causes`, and the terminal ends with them.
+// no driver, a busy GPU, a debugger or interposer, a degraded link, a missing package, a GPU's
+// own hardware finding) are grouped into the report's `causes`, and the terminal ends with them.
 #pragma once
 
 #include <string>
@@ -15,7 +15,8 @@ namespace gpuconform {
 
 struct Cause {
     std::string id;  // stable within a report: "env:CUDA_LAUNCH_BLOCKING", "busy:cuda:0", "no_driver"
-    // env_var, hidden_gpus, no_driver, busy_gpu, debugger, degraded_link, missing_package; "check" for
+    // env_var, hidden_gpus, no_driver, busy_gpu, debugger, degraded_link, missing_package, hardware
+    // (a health-layer finding, "cuda:3: row remap failure — the GPU needs replacing"); "check" for
     // a fail or error that nothing above explains (its own summary and remediation)
     std::string kind;
     std::string title;                 // one line: what is wrong

@@ -20,6 +20,7 @@
 #include "render_phases.hpp"
 #include "runner/causes.hpp"
 #include "runner/device_phase.hpp"
+#include "runner/health_phase.hpp"
 #include "runner/host_checks.hpp"
 #include "runner/module_loader.hpp"
 #include "runner/output.hpp"
@@ -79,7 +80,7 @@ FrameworkOptions framework_options(const RunRequest& req, const Profile& profile
 }  // namespace
 
 const std::vector<std::string>& known_layers() {
-    static const std::vector<std::string> layers{"host", "runtime", "async", "framework"};
+    static const std::vector<std::string> layers{"host", "health", "runtime", "async", "framework"};
     return layers;
 }
 
@@ -207,8 +208,9 @@ int run_suite(const RunRequest& req) {
         framework = FrameworkRun::start(framework_options(req, profile, python), &phases);
     }
 
-    const bool needs_backends =
-        std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) { return c->scope != Scope::Host; });
+    const bool needs_backends = std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) {
+        return c->scope == Scope::Backend || c->scope == Scope::Device || c->scope == Scope::Node;
+    });
     // Host checks need no GPU (a compile probe that runs takes the GPU turn, core/gpu_turn.hpp):
     // with CPUs to spare they run beside the device checks; on a small node, before them.
     HostChecks host_checks(checks, run.env, profile, options);
@@ -219,6 +221,13 @@ int run_suite(const RunRequest& req) {
     }
     if (!host_checks.started()) {
         host_checks.finish(&phases, record);
+    }
+
+    // The GPUs' own state, read in milliseconds without a GPU runtime, before any device work.
+    if (has_health_checks(checks) && !g_interrupted) {
+        const auto backends = req.backends.empty() ? std::vector<std::string>{"cuda", "hip"} : req.backends;
+        run_health_checks(checks, health_readers(run.env, backends, sim_options(req)), run.env, profile, options,
+                          &phases, record);
     }
 
     DevicePhase phase(run.env, profile, options, req, record);

@@ -8,6 +8,7 @@
 #include "core/check.hpp"
 #include "runner/causes.hpp"
 #include "runner/device_phase.hpp"
+#include "runner/health_phase.hpp"
 #include "host/environment_reader.hpp"
 
 namespace gpuconform {
@@ -16,6 +17,9 @@ namespace {
 
 const std::vector<std::string> k_fatal_probe{"async.launch.returns_early", "async.copy.pinned_returns_early",
                                              "async.event.timing_accuracy"};
+// A health fault changes what the health reader sees, not the device: its scenario runs the health layer alone.
+const std::vector<std::string> k_health_layer{"health.inventory", "health.ecc",         "health.memory_remap",
+                                              "health.clocks",    "health.pcie_errors", "health.nvlink"};
 
 }  // namespace
 
@@ -134,6 +138,26 @@ const std::vector<FaultScenario>& fault_scenarios() {
          0,
          4,
          2},
+        // The health layer (docs/gpu-health.md): one fault per finding.
+        {"ecc_uncorrectable",
+         {},
+         k_health_layer,
+         "2 uncorrectable ECC errors since the driver loaded: over the limit of 0"},
+        {"row_remap_pending",
+         {},
+         k_health_layer,
+         "a row remapping waits for the next GPU reset: work still runs, the reset is due (warn)"},
+        {"row_remap_failure", {}, k_health_layer, "a row remapping failed: the GPU needs replacing"},
+        {"thermal_slowdown", {}, k_health_layer, "HW thermal slowdown active at the slowdown temperature"},
+        {"power_capped", {}, k_health_layer, "the power limit at 450 of the default 700 W (warn, naming both)"},
+        {"gpu_missing",
+         {},
+         k_health_layer,
+         "one GPU of two on the PCI bus that the driver does not see (fallen off the bus)",
+         0,
+         2,
+         1},
+        {"vbios_odd", {}, k_health_layer, "one GPU of three with another VBIOS than its siblings: named", 0, 3, 2},
         // A busy node: another process on the GPU the whole run, no time to wait for it.
         {"",
          {},
@@ -295,16 +319,25 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
         faults.push_back(scenario.fault_device >= 0 ? fmt::format("{}@{}", scenario.fault, scenario.fault_device)
                                                     : scenario.fault);
     }
-    phase.add_backend("sim", sim_module_options(scenario.devices, faults));
+    const std::string sim_options = sim_module_options(scenario.devices, faults);
     std::vector<const CheckDef*> checks;
+    std::vector<const CheckDef*> health;
     for (const auto& c : all_checks()) {
         const bool listed =
             scenario.only.empty() || std::find(scenario.only.begin(), scenario.only.end(), c.id) != scenario.only.end();
         if (c.layer == "async" && listed) {
             checks.push_back(&c);
         }
+        if (c.layer == "health" && listed) {
+            health.push_back(&c);
+        }
     }
-    phase.run_device_checks(checks);
+    run_health_checks(health, health_readers(env, {"sim"}, sim_options), env, profile, options, nullptr,
+                      [&](CheckResult r) { out.results.push_back(std::move(r)); });
+    if (!checks.empty()) {
+        phase.add_backend("sim", sim_options);
+        phase.run_device_checks(checks);
+    }
     const bool cotenant = scenario.cotenant_s >= 0;
     for (const auto& r : out.results) {
         // A warn counts where no co-tenant is: it is the verdict of a check whose finding is advice

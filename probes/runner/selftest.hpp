@@ -47,7 +47,7 @@ struct ScenarioOutcome {
 // The name a scenario is shown and selected by: its label, else its fault, else "none".
 std::string scenario_name(const FaultScenario& s);
 
-// Runs the async layer on the sim with this scenario's fault (quick mode).
+// Runs the health and async layers on the sim with this scenario's fault (quick mode).
 ScenarioOutcome run_scenario(const FaultScenario& scenario);
 
 struct SelftestRequest {

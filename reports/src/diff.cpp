@@ -145,6 +145,7 @@ std::string describe(const RunSelection& s) {
         return out;
     };
     std::string out;
+    // Reports from before the health layer ran every check with these four.
     const std::vector<std::string> all_layers{"host", "runtime", "async", "framework"};
     const bool every_layer = std::all_of(all_layers.begin(), all_layers.end(), [&](const std::string& l) {
         return std::find(s.layers.begin(), s.layers.end(), l) != s.layers.end();

@@ -35,6 +35,15 @@
 //                           path that corrupts): every check that verifies such a copy fails
 //   numa_misreported        the device reports the wrong one of the simulated host's two NUMA
 //                           nodes as its own (sim_numa.hpp): copies from "its" node are the slow ones
+// Health knobs, read by the parent's simulated health reader (health/sim_reader.cpp); the device
+// here behaves as ever:
+//   ecc_uncorrectable       2 volatile (and aggregate) uncorrectable ECC errors
+//   row_remap_pending       a row remapping waits for the next GPU reset
+//   row_remap_failure       a row remapping failed (a bank ran out of spare rows)
+//   thermal_slowdown        HW thermal slowdown active, the GPU at its slowdown temperature
+//   power_capped            the enforced power limit at 450 W of the default 700 W
+//   gpu_missing             on the simulated PCI bus but not seen by the health reader (fell off)
+//   vbios_odd               another VBIOS than its siblings
 #pragma once
 
 #include <map>

@@ -43,6 +43,15 @@ enum class Fault : std::uint32_t {
     SmallCopiesCorrupt,
     CopiesCorrupt,
     NumaMisreported,
+    // Health faults: read by the parent's simulated health reader (health/sim_reader.cpp), not by
+    // the module, whose device behaves as ever.
+    EccUncorrectable,
+    RowRemapPending,
+    RowRemapFailure,
+    ThermalSlowdown,
+    PowerCapped,
+    GpuMissing,
+    VbiosOdd,
 };
 
 struct FaultName {
@@ -72,8 +81,15 @@ constexpr FaultName k_fault_names[]{
     {Fault::SmallCopiesCorrupt, "small_copies_corrupt"},
     {Fault::CopiesCorrupt, "copies_corrupt"},
     {Fault::NumaMisreported, "numa_misreported"},
+    {Fault::EccUncorrectable, "ecc_uncorrectable"},
+    {Fault::RowRemapPending, "row_remap_pending"},
+    {Fault::RowRemapFailure, "row_remap_failure"},
+    {Fault::ThermalSlowdown, "thermal_slowdown"},
+    {Fault::PowerCapped, "power_capped"},
+    {Fault::GpuMissing, "gpu_missing"},
+    {Fault::VbiosOdd, "vbios_odd"},
 };
-static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::NumaMisreported) + 1,
+static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::VbiosOdd) + 1,
               "every Fault needs its name in k_fault_names, in order");
 static_assert(std::size(k_fault_names) <= 32, "FaultSet holds 32 knobs");
 

@@ -1,0 +1,16 @@
+// The health layer's checks, one `make_health_...()` each (docs/gpu-health.md). A later reader
+// (the kernel log's Xid events) adds its field to NodeHealth and its check file here.
+#pragma once
+
+#include "core/check.hpp"
+
+namespace gpuconform {
+
+CheckDef make_health_inventory();     // inventory.cpp
+CheckDef make_health_ecc();           // ecc.cpp
+CheckDef make_health_memory_remap();  // memory_remap.cpp
+CheckDef make_health_clocks();        // clocks.cpp
+CheckDef make_health_pcie_errors();   // pcie_errors.cpp
+CheckDef make_health_nvlink();        // nvlink.cpp
+
+}  // namespace gpuconform

@@ -1,0 +1,115 @@
+#include "runner/health_phase.hpp"
+
+#include <fmt/format.h>
+
+#include "runner/worker_child.hpp"
+
+namespace gpuconform {
+
+namespace {
+
+bool is_health(const CheckDef& c) { return c.scope == Scope::Gpu || c.scope == Scope::GpuNode; }
+
+int pci_count(const Environment& env, const std::string& vendor) {
+    int n = 0;
+    for (const auto& g : env.pci_gpus) {
+        n += g.vendor == vendor ? 1 : 0;
+    }
+    return n;
+}
+
+// A per-GPU check on a reading with no GPU in it: one result that says why.
+CheckResult without_gpus(const CheckDef& def, const NodeHealth& node) {
+    CheckResult r;
+    r.id = def.id;
+    r.layer = def.layer;
+    r.backend = node.backend;
+    if (!node.error.empty() && node.pci_gpus > 0) {
+        r.status = Status::Error;
+        r.summary =
+            fmt::format("{} could not be read ({}); {} GPU(s) on the PCI bus", node.source, node.error, node.pci_gpus);
+        r.remediation = "install or load the GPU driver (see host.kernel_driver)";
+    } else if (node.pci_gpus > 0) {
+        r.status = Status::Skip;
+        r.summary = fmt::format("{} sees none of the {} GPU(s) on the PCI bus (see health.inventory)", node.source,
+                                node.pci_gpus);
+    } else {
+        r.status = Status::Skip;
+        r.summary = node.error.empty()
+                        ? "no NVIDIA or AMD GPU on the PCI bus"
+                        : fmt::format("no NVIDIA or AMD GPU on the PCI bus ({}: {})", node.source, node.error);
+    }
+    return r;
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<HealthReader>> health_readers(const Environment& env,
+                                                          const std::vector<std::string>& backends,
+                                                          const std::string& sim_options) {
+    std::vector<std::unique_ptr<HealthReader>> readers;
+    const auto chosen = [&](const char* b) { return std::find(backends.begin(), backends.end(), b) != backends.end(); };
+    if (chosen("sim")) {
+        readers.push_back(make_sim_health_reader(sim_options));
+    }
+    const int nvidia = pci_count(env, "nvidia");
+    if (chosen("cuda") && (nvidia > 0 || env.pci_gpus.empty())) {
+        readers.push_back(make_nvml_health_reader(nvidia));
+    }
+    if (chosen("hip") && pci_count(env, "amd") > 0) {
+        std::vector<std::string> bdfs;
+        for (const auto& g : env.pci_gpus) {
+            if (g.vendor == "amd") {
+                bdfs.push_back(g.bdf);
+            }
+        }
+        readers.push_back(make_amdgpu_health_reader("/", std::move(bdfs)));
+    }
+    return readers;
+}
+
+bool has_health_checks(const std::vector<const CheckDef*>& checks) {
+    return std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) { return is_health(*c); });
+}
+
+void run_health_checks(const std::vector<const CheckDef*>& checks,
+                       const std::vector<std::unique_ptr<HealthReader>>& readers, const Environment& env,
+                       const Profile& profile, const RunOptions& options, PhaseLog* phases,
+                       const std::function<void(CheckResult)>& record) {
+    std::vector<NodeHealth> nodes;
+    {
+        PhaseLog::Scope stamp(phases, "health.read");
+        for (const auto& reader : readers) {
+            nodes.push_back(reader->read());
+        }
+    }
+    PhaseLog::Scope stamp(phases, "health.checks");
+    for (const auto* def : checks) {
+        if (!is_health(*def)) {
+            continue;
+        }
+        for (const auto& node : nodes) {
+            CheckContext ctx{env, profile, options, nullptr, nullptr, -1, {}};
+            ctx.health = &node;
+            if (def->scope == Scope::GpuNode) {
+                CheckResult r = run_check_in_process(*def, ctx);
+                r.backend = node.backend;
+                record(std::move(r));
+                continue;
+            }
+            if (node.gpus.empty()) {
+                record(without_gpus(*def, node));
+                continue;
+            }
+            for (std::size_t i = 0; i < node.gpus.size(); ++i) {
+                ctx.device = static_cast<int>(i);
+                CheckResult r = run_check_in_process(*def, ctx);
+                r.backend = node.gpus[i].backend;
+                r.device = node.gpus[i].index;
+                record(std::move(r));
+            }
+        }
+    }
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,35 @@
+// The health layer in the parent: one reading per vendor (health/health_reading.hpp), made
+// before the device checks and without any GPU runtime, then every health check judged from it:
+// a Scope::Gpu check once per GPU read, a Scope::GpuNode check once per reading.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/check.hpp"
+#include "core/phase_log.hpp"
+#include "health/health_reading.hpp"
+
+namespace gpuconform {
+
+// The readers for a run on `backends`: the simulated node's for "sim" (from the sim module's
+// options); NVML for "cuda" and amdgpu sysfs for "hip", each where the PCI bus shows that
+// vendor's GPUs. With no GPU on the bus, NVML alone, so that a node whose GPUs all vanished is
+// still counted against the profile's expected_gpus.
+std::vector<std::unique_ptr<HealthReader>> health_readers(const Environment& env,
+                                                          const std::vector<std::string>& backends,
+                                                          const std::string& sim_options);
+
+// True when `checks` holds a health-layer check (Scope::Gpu or GpuNode).
+bool has_health_checks(const std::vector<const CheckDef*>& checks);
+
+// Reads each reader once ("health.read"), then runs the health checks in table order
+// ("health.checks"), handing each result to `record`.
+void run_health_checks(const std::vector<const CheckDef*>& checks,
+                       const std::vector<std::unique_ptr<HealthReader>>& readers, const Environment& env,
+                       const Profile& profile, const RunOptions& options, PhaseLog* phases,
+                       const std::function<void(CheckResult)>& record);
+
+}  // namespace gpuconform
