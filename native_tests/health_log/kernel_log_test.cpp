@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -101,6 +102,7 @@ TEST(ReadKernelLog, APermissionRefusalNamesDmesgRestrict) {
     std::ofstream(restrict_flag) << "1\n";
     ::chmod(device.c_str(), 0);
     const auto r = read_kernel_log(device, {}, restrict_flag);
+    std::filesystem::remove_all(dir);
     EXPECT_FALSE(r.readable);
     EXPECT_EQ(r.error_number, EACCES);
     EXPECT_EQ(r.dmesg_restrict, true);

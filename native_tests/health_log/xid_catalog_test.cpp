@@ -135,6 +135,16 @@ TEST(GpuEvents, MakesInvalidBytesValidUtf8AndSurvivesATruncatedLine) {
     EXPECT_NE(events[0].message.find("\xEF\xBF\xBD"), std::string::npos);  // U+FFFD where the bytes were
 }
 
+TEST(GpuEvents, IgnoresAnXidThatUserSpaceWroteIntoKmsg) {
+    // What `echo "NVRM: Xid ..." > /dev/kmsg` leaves: facility 1 (user), which the kernel never uses.
+    const auto forged = parse_kmsg_record("12,3000,2000000000,-;NVRM: Xid (PCI:0000:3b:00): 79, pid=1, forged");
+    const auto real =
+        parse_kmsg_record("4,3001,2000000001,-;NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off");
+    ASSERT_TRUE(forged.has_value() && real.has_value());
+    EXPECT_FALSE(parse_gpu_event(*forged).has_value());
+    EXPECT_TRUE(parse_gpu_event(*real).has_value());
+}
+
 TEST(GpuEvents, FindsTheXidAtTheStartOfAHugeLine) {
     const std::string huge = "[ 9.0] NVRM: Xid (PCI:0000:3b:00): 13, " + std::string(std::size_t{1} << 20, 'A');
     const auto events = find_gpu_events(parse_dmesg_text(huge));

@@ -97,6 +97,11 @@ std::string normalize_bdf(std::string_view bdf) {
 }
 
 std::optional<GpuEvent> parse_gpu_event(const KernelLogRecord& record) {
+    // Only the kernel logs with facility 0: a line any process wrote into /dev/kmsg (facility 1 or
+    // above, the kernel refuses 0 from user space) could otherwise fail a GPU with a forged Xid.
+    if (record.facility != 0) {
+        return std::nullopt;
+    }
     const std::string_view m = record.message;
     GpuEvent e;
     e.seconds_since_boot = record.seconds_since_boot;

@@ -53,7 +53,7 @@ GpuEventClass classify_sxid(int code, std::string_view message);
 // Empty when the amdgpu message is not one that means hardware trouble.
 std::optional<GpuEventClass> classify_amdgpu(std::string_view message);
 
-// The GPU event a log record holds, if any.
+// The GPU event a log record holds, if any; records not of the kernel's facility hold none.
 std::optional<GpuEvent> parse_gpu_event(const KernelLogRecord& record);
 std::vector<GpuEvent> find_gpu_events(const std::vector<KernelLogRecord>& records);
 
