@@ -185,8 +185,8 @@ GpuOccupancy OccupancySampler::read_once(const std::string& backend, int device,
     return o;
 }
 
-GpuOccupancy OccupancySampler::sample(const std::string& backend, int device, const std::string& bdf,
-                                      double settle_s, bool look_behind_own) const {
+GpuOccupancy OccupancySampler::sample(const std::string& backend, int device, const std::string& bdf, double settle_s,
+                                      bool look_behind_own) const {
     GpuOccupancy o = read_once(backend, device, bdf);
     const bool averaged = std::find(o.sources.begin(), o.sources.end(), "nvml") != o.sources.end() ||
                           std::find(o.sources.begin(), o.sources.end(), "amdgpu-sysfs") != o.sources.end();

@@ -75,7 +75,7 @@ private:
     std::string m_cotenant_dir;                // the sim co-tenant's folder, removed at the end
     std::map<std::string, double> m_waited_s;  // "backend:device" -> seconds waited so far
     std::vector<GpuOccupancy> m_first_occupancy;
-    std::set<std::string> m_unlisted_tenant;   // "backend:device" where a busy GPU listed nobody else
+    std::set<std::string> m_unlisted_tenant;  // "backend:device" where a busy GPU listed nobody else
     PhaseLog* m_phases = nullptr;
 };
 

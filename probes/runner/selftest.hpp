@@ -25,7 +25,7 @@ struct FaultScenario {
     double cotenant_s = -1;
     WhenBusy when_busy = WhenBusy::Wait;
     double busy_wait_s = 0;
-    std::string label = "";       // the name shown and matched by --only-fault ("" : fault or none)
+    std::string label = "";        // the name shown and matched by --only-fault ("" : fault or none)
     bool cotenant_hidden = false;  // the co-tenant is in another PID namespace: seen by utilisation only
 };
 
