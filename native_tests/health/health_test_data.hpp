@@ -41,8 +41,12 @@ inline NodeHealth node_of(int gpus, int on_bus) {
     n.source = "nvml";
     n.backend = "cuda";
     n.pci_gpus = on_bus;
+    for (int i = 0; i < on_bus; ++i) {
+        n.pci_bdfs.push_back("0000:" + std::to_string(18 + i) + ":00.0");
+    }
     for (int i = 0; i < gpus; ++i) {
         n.gpus.push_back(healthy_h200(i));
+        n.gpus.back().pci_bus_id = "00000000:" + std::to_string(18 + i) + ":00.0";
     }
     return n;
 }

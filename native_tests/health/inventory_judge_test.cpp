@@ -26,6 +26,25 @@ TEST(HealthInventory, CountAgainstTheBusAndTheExpectation) {
     }
 }
 
+TEST(HealthInventory, TheGpuMissingFromTheBusIsNamedByItsAddress) {
+    auto node = node_of(3, 3);
+    node.gpus.erase(node.gpus.begin() + 1);
+    const auto v = judge_inventory(node, std::nullopt);
+    EXPECT_EQ(v.status, Status::Fail);
+    EXPECT_NE(v.finding.find("not seen: 0000:19:00.0"), std::string::npos) << v.finding;
+    EXPECT_EQ(v.finding.find("0000:18:00.0"), std::string::npos) << v.finding;
+}
+
+TEST(HealthInventory, AContainerGivenSomeGpusIsNotAMissingGpu) {
+    auto node = node_of(1, 8);
+    node.visibility = "NVIDIA_VISIBLE_DEVICES='0'";
+    auto v = judge_inventory(node, std::nullopt);
+    EXPECT_EQ(v.status, Status::Pass) << v.summary;
+    EXPECT_NE(v.summary.find("NVIDIA_VISIBLE_DEVICES='0' gives this process 1 of the 8"), std::string::npos)
+        << v.summary;
+    EXPECT_EQ(judge_inventory(node, 8).status, Status::Fail) << "an expectation of 8 is not met by 1";
+}
+
 TEST(HealthInventory, ANodeWithNoGpuSkipsUnlessGpusWereExpected) {
     NodeHealth none = node_of(0, 0);
     none.error = "NVML not loadable: libnvidia-ml.so.1: cannot open shared object file";

@@ -130,6 +130,7 @@ public:
         node.source = "amdgpu-sysfs";
         node.backend = "hip";
         node.pci_gpus = static_cast<int>(m_bdfs.size());
+        node.pci_bdfs = m_bdfs;
         node.driver_version = first_line(slurp(fs::path(m_root) / "sys/module/amdgpu/version").value_or(""));
         int index = 0;
         for (const auto& bdf : m_bdfs) {

@@ -89,10 +89,14 @@ struct GpuHealth {
 
 // One vendor's GPUs as one reader saw them.
 struct NodeHealth {
-    std::string source;   // "nvml", "amdgpu-sysfs", "sim"
-    std::string backend;  // "cuda", "hip", "sim"
-    std::string error;    // the reader could not enumerate at all ("" when it could)
-    int pci_gpus = 0;     // this vendor's GPUs on the PCI bus (the environment's scan)
+    std::string source;                 // "nvml", "amdgpu-sysfs", "sim"
+    std::string backend;                // "cuda", "hip", "sim"
+    std::string error;                  // the reader could not enumerate at all ("" when it could)
+    int pci_gpus = 0;                   // this vendor's GPUs on the PCI bus (the environment's scan)
+    std::vector<std::string> pci_bdfs;  // their addresses, "0000:18:00.0"
+    // A variable that gives this process only some GPUs (NVIDIA_VISIBLE_DEVICES in a container:
+    // NVML sees only the device nodes it was given), "NAME='value'"; "" when none.
+    std::string visibility;
     std::string driver_version;
     std::vector<GpuHealth> gpus;
 };
@@ -105,8 +109,8 @@ public:
     virtual NodeHealth read() const = 0;
 };
 
-// NVML (nvml_reader.cpp); `pci_gpus`: NVIDIA GPUs the environment found on the PCI bus.
-std::unique_ptr<HealthReader> make_nvml_health_reader(int pci_gpus);
+// NVML (nvml_reader.cpp); `bdfs`: the NVIDIA GPUs the environment found on the PCI bus.
+std::unique_ptr<HealthReader> make_nvml_health_reader(std::vector<std::string> bdfs);
 // amdgpu sysfs under `root` (amdgpu_reader.cpp): /sys/bus/pci/devices/<bdf>/ of each AMD GPU.
 std::unique_ptr<HealthReader> make_amdgpu_health_reader(std::string root, std::vector<std::string> bdfs);
 // The simulated node (sim_reader.cpp), from the sim module's options string (fault knobs).

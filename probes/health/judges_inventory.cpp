@@ -3,8 +3,11 @@
 // change what work a GPU accepts: docs/gpu-health.md, "Inventory".
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "health/judges.hpp"
@@ -51,6 +54,34 @@ std::string odd_ones(const NodeHealth& node, const char* what,
         }
     }
     return out + fmt::format(" (its siblings {})", common);
+}
+
+// "00000000:18:00.0" (NVML) and "0000:18:00.0" (sysfs) name one address.
+std::string address_key(const std::string& bdf) {
+    const auto colon = bdf.find(':');
+    if (colon == std::string::npos) {
+        return bdf;
+    }
+    std::string domain = bdf.substr(0, colon);
+    domain.erase(0, std::min(domain.find_first_not_of('0'), domain.size()));
+    std::string key = domain + bdf.substr(colon);
+    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+    return key;
+}
+
+// The bus addresses no GPU of the reading has, "0000:3b:00.0, 0000:5d:00.0".
+std::string missing_addresses(const NodeHealth& node) {
+    std::set<std::string> seen;
+    for (const auto& g : node.gpus) {
+        seen.insert(address_key(g.pci_bus_id));
+    }
+    std::string out;
+    for (const auto& bdf : node.pci_bdfs) {
+        if (seen.count(address_key(bdf)) == 0) {
+            out += (out.empty() ? "" : ", ") + bdf;
+        }
+    }
+    return out;
 }
 
 std::string mode_notes(const NodeHealth& node, HealthVerdict& v) {
@@ -108,11 +139,20 @@ HealthVerdict judge_inventory(const NodeHealth& node, std::optional<int> expecte
         worsen(v, Status::Warn, fmt::format("{} GPUs seen, {} expected", seen, *expected_gpus),
                "correct expected_gpus in the profile for this node type");
     }
+    std::string restricted;
     if (seen < node.pci_gpus) {
-        worsen(v, Status::Fail,
-               fmt::format("{} sees {} of the {} GPUs on the PCI bus", node.source, seen, node.pci_gpus),
-               "a GPU on the bus that the driver does not see fell off or failed to initialise: read the kernel "
-               "log (Xid 79), reset or reseat it");
+        const std::string missing = missing_addresses(node);
+        const std::string which = missing.empty() ? "" : " (not seen: " + missing + ")";
+        if (!node.visibility.empty()) {
+            // A container given some GPUs: the rest are not ours to judge.
+            restricted = fmt::format("{} gives this process {} of the {} GPUs on the PCI bus{}", node.visibility, seen,
+                                     node.pci_gpus, which);
+        } else {
+            worsen(v, Status::Fail,
+                   fmt::format("{} sees {} of the {} GPUs on the PCI bus{}", node.source, seen, node.pci_gpus, which),
+                   "a GPU on the bus that the driver does not see fell off or failed to initialise: read the kernel "
+                   "log (Xid 79), reset or reseat it");
+        }
     }
     const auto text_of = [](const Read<std::string>& r) { return r.value; };
     const std::string models = odd_ones(node, "model", [](const GpuHealth& g) {
@@ -128,7 +168,10 @@ HealthVerdict judge_inventory(const NodeHealth& node, std::optional<int> expecte
             worsen(v, Status::Warn, odd, fmt::format("bring every GPU to one {} (the vendor's firmware update)", what));
         }
     }
-    const std::string notes = mode_notes(node, v);
+    std::string notes = mode_notes(node, v);
+    if (!restricted.empty()) {
+        notes = restricted + (notes.empty() ? "" : "; " + notes);
+    }
     std::string line = fmt::format("{} GPU(s) seen by {}, {} on the PCI bus", seen, node.source, node.pci_gpus);
     if (expected_gpus) {
         line += fmt::format(", {} expected", *expected_gpus);

@@ -31,12 +31,12 @@ double unix_now() { return std::chrono::duration<double>(std::chrono::system_clo
 
 class NvmlHealthReader final : public HealthReader {
 public:
-    explicit NvmlHealthReader(int pci_gpus) : m_pci_gpus(pci_gpus) {}
+    explicit NvmlHealthReader(std::vector<std::string> bdfs) : m_bdfs(std::move(bdfs)) {}
     std::string name() const override { return "nvml"; }
     NodeHealth read() const override;
 
 private:
-    int m_pci_gpus;
+    std::vector<std::string> m_bdfs;
 };
 
 // Calls one query by name with exactly these argument types; -1 when this NVML lacks it.
@@ -216,7 +216,8 @@ NodeHealth NvmlHealthReader::read() const {
     NodeHealth node;
     node.source = "nvml";
     node.backend = "cuda";
-    node.pci_gpus = m_pci_gpus;
+    node.pci_gpus = static_cast<int>(m_bdfs.size());
+    node.pci_bdfs = m_bdfs;
     const nvml::Library& lib = nvml::Library::instance();
     if (!lib.ready()) {
         node.error = lib.error();
@@ -249,8 +250,8 @@ NodeHealth NvmlHealthReader::read() const {
 
 }  // namespace
 
-std::unique_ptr<HealthReader> make_nvml_health_reader(int pci_gpus) {
-    return std::make_unique<NvmlHealthReader>(pci_gpus);
+std::unique_ptr<HealthReader> make_nvml_health_reader(std::vector<std::string> bdfs) {
+    return std::make_unique<NvmlHealthReader>(std::move(bdfs));
 }
 
 }  // namespace gpuconform

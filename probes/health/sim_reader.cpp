@@ -19,11 +19,13 @@ constexpr unsigned int k_default_limit_mw = 700'000;
 constexpr unsigned int k_capped_limit_mw = 450'000;
 constexpr unsigned int k_slowdown_c = 87;
 
+std::string sim_bdf(int index) { return fmt::format("0000:{:02x}:00.0", 0x18 + index); }
+
 GpuHealth healthy_gpu(int index) {
     GpuHealth g;
     g.backend = "sim";
     g.index = index;
-    g.pci_bus_id = fmt::format("0000:{:02x}:00.0", 0x18 + index);
+    g.pci_bus_id = sim_bdf(index);
     g.name = "Simulated GPU";
     g.uuid = fmt::format("GPU-sim-{}", index);
     g.vbios = Read<std::string>::of("96.00.A5.00.1A");
@@ -93,6 +95,7 @@ public:
         }
         node.pci_gpus = opts->devices;
         for (int d = 0; d < opts->devices; ++d) {
+            node.pci_bdfs.push_back(sim_bdf(d));
             const auto& faults = opts->faults[static_cast<std::size_t>(d)];
             if (faults.has(Fault::GpuMissing)) {
                 continue;  // on the bus, gone from the driver: as NVML shows a GPU that fell off

@@ -10,13 +10,42 @@ namespace {
 
 bool is_health(const CheckDef& c) { return c.scope == Scope::Gpu || c.scope == Scope::GpuNode; }
 
-int pci_count(const Environment& env, const std::string& vendor) {
-    int n = 0;
+std::vector<std::string> bdfs_of(const Environment& env, const std::string& vendor) {
+    std::vector<std::string> out;
     for (const auto& g : env.pci_gpus) {
-        n += g.vendor == vendor ? 1 : 0;
+        if (g.vendor == vendor) {
+            out.push_back(g.bdf);
+        }
     }
-    return n;
+    return out;
 }
+
+// NVIDIA's container runtime mounts only the device nodes NVIDIA_VISIBLE_DEVICES names, so NVML
+// inside sees only those GPUs while sysfs shows the node's every GPU.
+std::string nvidia_visibility(const Environment& env) {
+    const auto it = env.gpu_env.find("NVIDIA_VISIBLE_DEVICES");
+    if (it == env.gpu_env.end() || it->second == "all") {
+        return "";
+    }
+    return fmt::format("NVIDIA_VISIBLE_DEVICES='{}'", it->second);
+}
+
+// Sets what the reader cannot know of the environment.
+class WithVisibility final : public HealthReader {
+public:
+    WithVisibility(std::unique_ptr<HealthReader> inner, std::string visibility)
+        : m_inner(std::move(inner)), m_visibility(std::move(visibility)) {}
+    std::string name() const override { return m_inner->name(); }
+    NodeHealth read() const override {
+        NodeHealth node = m_inner->read();
+        node.visibility = m_visibility;
+        return node;
+    }
+
+private:
+    std::unique_ptr<HealthReader> m_inner;
+    std::string m_visibility;
+};
 
 // A per-GPU check on a reading with no GPU in it: one result that says why.
 CheckResult without_gpus(const CheckDef& def, const NodeHealth& node) {
@@ -52,18 +81,13 @@ std::vector<std::unique_ptr<HealthReader>> health_readers(const Environment& env
     if (chosen("sim")) {
         readers.push_back(make_sim_health_reader(sim_options));
     }
-    const int nvidia = pci_count(env, "nvidia");
-    if (chosen("cuda") && (nvidia > 0 || env.pci_gpus.empty())) {
-        readers.push_back(make_nvml_health_reader(nvidia));
+    auto nvidia = bdfs_of(env, "nvidia");
+    if (chosen("cuda") && (!nvidia.empty() || env.pci_gpus.empty())) {
+        readers.push_back(
+            std::make_unique<WithVisibility>(make_nvml_health_reader(std::move(nvidia)), nvidia_visibility(env)));
     }
-    if (chosen("hip") && pci_count(env, "amd") > 0) {
-        std::vector<std::string> bdfs;
-        for (const auto& g : env.pci_gpus) {
-            if (g.vendor == "amd") {
-                bdfs.push_back(g.bdf);
-            }
-        }
-        readers.push_back(make_amdgpu_health_reader("/", std::move(bdfs)));
+    if (auto amd = bdfs_of(env, "amd"); chosen("hip") && !amd.empty()) {
+        readers.push_back(make_amdgpu_health_reader("/", std::move(amd)));
     }
     return readers;
 }
