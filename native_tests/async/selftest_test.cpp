@@ -138,7 +138,7 @@ TEST(FaultCaught, EveryHealthFindingIsProvenByAScenario) {
             EXPECT_EQ(proven.count(c.id), 1u) << c.id << " is the must-trip of no selftest scenario";
         }
     }
-    EXPECT_EQ(health, 4) << "the health checks that judge: inventory, ecc, memory_remap, clocks";
+    EXPECT_EQ(health, 5) << "the health checks that judge: inventory, ecc, memory_remap, clocks, xid";
 }
 
 // The one rule for wrong data: every check that saw a corrupted copy after synchronize fails,

@@ -12,8 +12,8 @@ namespace gpuconform {
 namespace {
 
 TEST(HealthTable, HasEveryCheckOnceInTheParent) {
-    const std::set<std::string> want{"health.inventory", "health.ecc",         "health.memory_remap",
-                                     "health.clocks",    "health.pcie_errors", "health.nvlink"};
+    const std::set<std::string> want{"health.inventory",   "health.ecc",    "health.memory_remap", "health.clocks",
+                                     "health.pcie_errors", "health.nvlink", "health.xid"};
     std::set<std::string> ids;
     const std::regex id_pattern("^[a-z]+(\\.[a-z0-9_]+)+$");
     for (const auto& c : health_checks()) {

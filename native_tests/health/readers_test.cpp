@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "health/amdgpu_sysfs.hpp"
+#include "health/gpu_events_judge.hpp"
 #include "health/health_reading.hpp"
 #include "health/judges.hpp"
 
@@ -87,6 +88,20 @@ TEST(SimHealthReader, EachFaultChangesItsReadingOnItsDevice) {
     EXPECT_EQ(node.gpus.size(), 2u);
     EXPECT_EQ(node.pci_gpus, 3);
     EXPECT_FALSE(make_sim_health_reader("devices=1;fault=no_such")->read().error.empty());
+}
+
+// The simulated kernel log goes through the real parser and catalog: an Xid 79 on the faulted
+// GPU alone, which the judge fails (reboot the node), and none on its sibling.
+TEST(SimHealthReader, AnXid79IsInTheKernelLogOfItsGpu) {
+    const auto node = make_sim_health_reader("devices=2;fault.1=xid_79")->read();
+    ASSERT_TRUE(node.kernel_log_read);
+    ASSERT_EQ(node.gpu_events.size(), 1u);
+    EXPECT_EQ(node.gpu_events[0].code, 79);
+    const GpuEventThresholds limits;
+    EXPECT_EQ(judge_gpu_events(node.gpu_events, node.gpus[0].pci_bus_id, limits).status, Status::Pass);
+    const auto j = judge_gpu_events(node.gpu_events, node.gpus[1].pci_bus_id, limits);
+    EXPECT_EQ(j.status, Status::Fail);
+    EXPECT_EQ(j.worst, GpuAction::RebootNode);
 }
 
 }  // namespace

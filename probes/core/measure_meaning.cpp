@@ -104,6 +104,7 @@ const std::vector<MeasureDecl> k_declarations = {
     {"health.clocks", "temperature_c", {k_down, k_diag, 0.00}},
     {"health.clocks", "*", {k_none, k_diag, 0.00}},
     {"health.nvlink", "*", {k_none, k_diag, 0.00}},
+    {"health.xid", "events", {k_down, k_diag, 0.00}},
     {"health.inventory", "*", {k_none, k_diag, 0.00}},
     {"runtime.*.pci_agreement", "pci_gpus", {k_none, k_diag, 0.00}},
     {"runtime.*.pci_agreement", "runtime_devices", {k_none, k_diag, 0.00}},

@@ -29,6 +29,7 @@ const std::vector<ProfileKey>& declared_profile_keys() {
         {"health.ecc", "max_uncorrected_errors", 0, 1'000'000, true},
         {"health.memory_remap", "max_retired_pages", 1, 1024, true},
         {"health.clocks", "slowdown_margin_c", 0, 50, false},
+        {"health.xid", "max_application_events", 0, 1'000'000, true},
         ms("async.launch.returns_early", "gate_ms"),
         ms("async.copy.pinned_returns_early", "gate_ms"),
         ms("async.copy.pageable_behaviour", "gate_ms"),

@@ -1,5 +1,4 @@
-// The health layer's checks, one `make_health_...()` each (docs/gpu-health.md). A later reader
-// (the kernel log's Xid events) adds its field to NodeHealth and its check file here.
+// The health layer's checks, one `make_health_...()` each (docs/gpu-health.md).
 #pragma once
 
 #include "core/check.hpp"
@@ -12,5 +11,6 @@ CheckDef make_health_memory_remap();  // memory_remap.cpp
 CheckDef make_health_clocks();        // clocks.cpp
 CheckDef make_health_pcie_errors();   // pcie_errors.cpp
 CheckDef make_health_nvlink();        // nvlink.cpp
+CheckDef make_health_xid();           // xid_events.cpp
 
 }  // namespace gpuconform

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "health/xid_catalog.hpp"
+
 namespace gpuconform {
 
 // One reading: a value, or why there is none.
@@ -99,6 +101,12 @@ struct NodeHealth {
     std::string visibility;
     std::string driver_version;
     std::vector<GpuHealth> gpus;
+    // GPU error events in the kernel log since boot (health/kernel_log.hpp), read once per run for
+    // every reader; when it could not be read, `kernel_log_unreadable` says why (never "no event").
+    bool kernel_log_read = false;
+    std::string kernel_log_unreadable;
+    std::size_t kernel_log_records = 0;
+    std::vector<GpuEvent> gpu_events;
 };
 
 // A source of health readings for one vendor. Cheap (milliseconds), no GPU work, no root.

@@ -94,16 +94,27 @@ public:
             return node;
         }
         node.pci_gpus = opts->devices;
+        // The simulated kernel log goes through the real parser and catalog.
+        std::string kernel_log;
         for (int d = 0; d < opts->devices; ++d) {
             node.pci_bdfs.push_back(sim_bdf(d));
             const auto& faults = opts->faults[static_cast<std::size_t>(d)];
             if (faults.has(Fault::GpuMissing)) {
                 continue;  // on the bus, gone from the driver: as NVML shows a GPU that fell off
             }
+            if (faults.has(Fault::Xid79)) {
+                kernel_log += fmt::format(
+                    "[ 4211.094512] NVRM: Xid (PCI:{}): 79, pid=1186, name=python3, GPU has fallen off the bus.\n",
+                    sim_bdf(d));
+            }
             GpuHealth g = healthy_gpu(d);
             apply_faults(faults, g);
             node.gpus.push_back(std::move(g));
         }
+        const auto records = parse_dmesg_text(kernel_log);
+        node.kernel_log_read = true;
+        node.kernel_log_records = records.size();
+        node.gpu_events = find_gpu_events(records);
         return node;
     }
 

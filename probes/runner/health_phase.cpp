@@ -1,6 +1,10 @@
 #include "runner/health_phase.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+
+#include "health/kernel_log.hpp"
 
 #include "runner/worker_child.hpp"
 
@@ -71,6 +75,27 @@ CheckResult without_gpus(const CheckDef& def, const NodeHealth& node) {
     return r;
 }
 
+// The kernel log since boot, read once for every real reader (the sim reader brings its own): a log
+// that could not be read leaves each node saying why, so health.xid skips with that reason.
+void attach_kernel_log(std::vector<NodeHealth>& nodes) {
+    const bool any_real =
+        std::any_of(nodes.begin(), nodes.end(), [](const NodeHealth& n) { return n.source != "sim"; });
+    if (!any_real) {
+        return;
+    }
+    const KernelLogRead log = read_kernel_log();
+    const std::vector<GpuEvent> events = log.readable ? find_gpu_events(log.records) : std::vector<GpuEvent>{};
+    for (auto& node : nodes) {
+        if (node.source == "sim") {
+            continue;
+        }
+        node.kernel_log_read = log.readable;
+        node.kernel_log_unreadable = log.reason;
+        node.kernel_log_records = log.records.size();
+        node.gpu_events = events;
+    }
+}
+
 }  // namespace
 
 std::vector<std::unique_ptr<HealthReader>> health_readers(const Environment& env,
@@ -106,6 +131,7 @@ void run_health_checks(const std::vector<const CheckDef*>& checks,
         for (const auto& reader : readers) {
             nodes.push_back(reader->read());
         }
+        attach_kernel_log(nodes);
     }
     PhaseLog::Scope stamp(phases, "health.checks");
     for (const auto* def : checks) {

@@ -19,7 +19,8 @@ const std::vector<std::string> k_fatal_probe{"async.launch.returns_early", "asyn
                                              "async.event.timing_accuracy"};
 // A health fault changes what the health reader sees, not the device: its scenario runs the health layer alone.
 const std::vector<std::string> k_health_layer{"health.inventory", "health.ecc",         "health.memory_remap",
-                                              "health.clocks",    "health.pcie_errors", "health.nvlink"};
+                                              "health.clocks",    "health.pcie_errors", "health.nvlink",
+                                              "health.xid"};
 
 }  // namespace
 
@@ -158,6 +159,10 @@ const std::vector<FaultScenario>& fault_scenarios() {
          2,
          1},
         {"vbios_odd", {}, k_health_layer, "one GPU of three with another VBIOS than its siblings: named", 0, 3, 2},
+        {"xid_79",
+         {},
+         k_health_layer,
+         "an Xid 79 (GPU has fallen off the bus) in the kernel log since boot: the catalog says reboot the node"},
         // A busy node: another process on the GPU the whole run, no time to wait for it.
         {"",
          {},

@@ -44,6 +44,7 @@
 //   power_capped            the enforced power limit at 450 W of the default 700 W
 //   gpu_missing             on the simulated PCI bus but not seen by the health reader (fell off)
 //   vbios_odd               another VBIOS than its siblings
+//   xid_79                  an Xid 79 (fallen off the bus) in the simulated kernel log since boot
 #pragma once
 
 #include <map>

@@ -52,6 +52,7 @@ enum class Fault : std::uint32_t {
     PowerCapped,
     GpuMissing,
     VbiosOdd,
+    Xid79,
 };
 
 struct FaultName {
@@ -88,8 +89,9 @@ constexpr FaultName k_fault_names[]{
     {Fault::PowerCapped, "power_capped"},
     {Fault::GpuMissing, "gpu_missing"},
     {Fault::VbiosOdd, "vbios_odd"},
+    {Fault::Xid79, "xid_79"},
 };
-static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::VbiosOdd) + 1,
+static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::Xid79) + 1,
               "every Fault needs its name in k_fault_names, in order");
 static_assert(std::size(k_fault_names) <= 32, "FaultSet holds 32 knobs");
 
