@@ -128,6 +128,8 @@ The copy checks five times over, folded into one result each, for a diff with no
 .TP
 .B gpuconform diff before.json after.json
 What changed between two runs (before and after an upgrade, say): exit 1 when something regressed.
+Given two folders (two nights of a fleet), each host is compared with itself; a host that
+regressed or vanished is named.
 .TP
 .B gpuconform matrix /var/lib/gpuconform/ \-f html \-o fleet.html
 Every report under a folder as one page: a verdict per node, checks by distribution and GPU.
