@@ -137,6 +137,10 @@ Every report under a folder as one page: a verdict per node, checks by distribut
 .B gpuconform render \-f timings now.json
 Where one run's time went.
 .TP
+.B gpuconform render \-f verdict now.json
+The run's verdict (pass, fail, inconclusive) as one JSON object, for scripts: what the Slurm and
+Kubernetes glue read.
+.TP
 .B gpuconform profile \-\-profile /etc/gpuconform/profile.yaml
 Checks an edited profile (exit 2 with file, line and field) and prints what the run would use.
 .TP
