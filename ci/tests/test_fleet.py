@@ -300,3 +300,45 @@ else echo "$@" >> "{tmp_path}/actions"; fi
         assert line.startswith(f"update NodeName=n1 State={action}")
         if action == "DRAIN":
             assert line.endswith("Reason=gpuconform: async.copy.bandwidth cuda:0: pinned H2D 9 GB/s")
+
+
+ROLLUP = os.path.join(HERE, "..", "slurm", "gpuconform-rollup.sbatch")
+GEN_REPORTS = os.path.join(HERE, "..", "..", "reports", "tools", "gen_reports.py")
+
+
+def test_the_rollup_diff_of_two_generated_nights_names_each_node_that_broke(tmp_path):
+    """Night 2 of a generated fleet: one node newly fails a check, one is gone, one's link trained
+    x8. The roll-up's diff.md names each by host, and no other node."""
+    subprocess.run([sys.executable, GEN_REPORTS, "--count", "12", "--out", str(tmp_path / "gen")], check=True)
+    nights = [tmp_path / "reports" / "2026-12-01", tmp_path / "reports" / "2026-12-02"]
+    for n in nights:
+        n.mkdir(parents=True)
+    docs = []
+    for root, _, files in os.walk(tmp_path / "gen"):
+        docs += [json.load(open(os.path.join(root, f))) for f in sorted(files) if f.endswith(".json")]
+    gpu_hosts = sorted(d["environment"]["hostname"] for d in docs if d["devices"])
+    failing, vanished, narrowed = gpu_hosts[0], gpu_hosts[1], gpu_hosts[2]
+    for doc in docs:
+        host = doc["environment"]["hostname"]
+        (nights[0] / f"{host}.json").write_text(json.dumps(doc))
+        if host == vanished:
+            continue
+        doc["run"]["id"] += "-night2"
+        for r in doc["results"]:
+            if host == failing and r["id"] == "async.stream.legacy_default_sync":
+                r["status"], r["summary"] = "fail", "the legacy default stream did not wait for stream 1"
+            if host == narrowed and r["id"] == "host.pcie.link":
+                r["status"] = "fail"
+                for m in r["measurements"]:
+                    m["value"] = 8.0 if m["name"].endswith(" current_width") else m["value"]
+        (nights[1] / f"{host}.json").write_text(json.dumps(doc))
+    out = subprocess.run(["sh", ROLLUP, str(tmp_path / "reports"), "2026-12-02"], capture_output=True, text=True,
+                         env=dict(os.environ, GPUCONFORM=GPUCONFORM))
+    assert out.returncode == 0, out.stderr
+    diff = (nights[1] / "diff.md").read_text()
+    verdict = next(line for line in diff.splitlines() if "REGRESSED" in line)
+    assert verdict == f"base: 12 runs, new: 11 runs; 11 hosts compared, 2 regressed. " \
+                      f"**REGRESSED ({failing}, {narrowed}, {vanished} vanished)**", diff
+    assert f"`{failing}: async.stream.legacy_default_sync [cuda:0]`" in diff
+    assert f"- vanished host: {vanished}" in diff
+    assert f"- worse {narrowed}: 0000:3b:00.0: link x16 → x8" in diff
