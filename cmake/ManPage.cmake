@@ -128,12 +128,18 @@ The copy checks five times over, folded into one result each, for a diff with no
 .TP
 .B gpuconform diff before.json after.json
 What changed between two runs (before and after an upgrade, say): exit 1 when something regressed.
+Given two folders (two nights of a fleet), each host is compared with itself; a host that
+regressed or vanished is named.
 .TP
 .B gpuconform matrix /var/lib/gpuconform/ \-f html \-o fleet.html
 Every report under a folder as one page: a verdict per node, checks by distribution and GPU.
 .TP
 .B gpuconform render \-f timings now.json
 Where one run's time went.
+.TP
+.B gpuconform render \-f verdict now.json
+The run's verdict (pass, fail, inconclusive) as one JSON object, for scripts: what the Slurm and
+Kubernetes glue read.
 .TP
 .B gpuconform profile \-\-profile /etc/gpuconform/profile.yaml
 Checks an edited profile (exit 2 with file, line and field) and prints what the run would use.

@@ -5,47 +5,25 @@
   fail          a check failed on an undisturbed measurement: drain / mark the node
   inconclusive  no report, an interrupted run, an error, or a failure on a disturbed measurement,
                 or nothing judged: leave the node alone
-The same rule as the report's own `summary.verdict` (probes/core/run_verdict.hpp), which this
-reads from the results so that reports of every schema version are judged alike.
 
-Reads only results[].id/status/summary/backend/device and the optional `disturbance` per result
-and top-level `causes` (older reports lack both). Python standard library only.
+The verdict is gpuconform's own: `gpuconform render -f verdict REPORT` reads the report with the
+one reader every view uses (a report that is not valid JSON, has an unknown status such as "FAIL"
+or a field of the wrong type is refused) and judges it by the one rule (probes/core/run_verdict.hpp).
+This script only words the answer for a scheduler. Without gpuconform there is no verdict:
+inconclusive, never pass. The executable is $GPUCONFORM, else `gpuconform` on PATH.
+Python standard library only.
 """
 import json
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 REASON_PREFIX = "gpuconform:"
 # Slurm keeps long reasons but sinfo and squeue show them cut; say the check first.
 REASON_MAX = 100
-
-
-def result_name(result):
-    """`check.id` or `check.id cuda:0` as the causes list and people write it."""
-    name = result.get("id", "?")
-    backend = result.get("backend")
-    if backend:
-        device = result.get("device")
-        name += f" {backend}:{device}" if device is not None else f" {backend}"
-    return name
-
-
-def _cause_key(result):
-    rid = result.get("id", "?")
-    backend = result.get("backend")
-    if backend:
-        device = result.get("device")
-        return f"{rid}[{backend}:{device}]" if device is not None else f"{rid}[{backend}]"
-    return rid
-
-
-def _cause_titles(report):
-    titles = {}
-    for cause in report.get("causes") or []:
-        if not isinstance(cause, dict):
-            continue
-        for key in cause.get("results") or []:
-            titles.setdefault(key, cause.get("title") or cause.get("id") or "")
-    return titles
+STATES = ("pass", "fail", "inconclusive")
 
 
 def _shorten(text, limit):
@@ -53,65 +31,83 @@ def _shorten(text, limit):
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
-def node_verdict(report):
-    """(state, reason, details): reason is one short line naming the first deciding result."""
-    if not isinstance(report, dict) or not isinstance(report.get("results"), list):
-        return "inconclusive", f"{REASON_PREFIX} report has no results", []
-    results = [r for r in report["results"] if isinstance(r, dict)]
-    if not results:
-        return "inconclusive", f"{REASON_PREFIX} report has no results", []
-    titles = _cause_titles(report)
-    failed = [r for r in results if r.get("status") == "fail" and not r.get("disturbance")]
-    if failed:
-        first = failed[0]
-        why = titles.get(_cause_key(first)) or titles.get(first.get("id")) or first.get("summary", "")
-        more = f" (+{len(failed) - 1} more)" if len(failed) > 1 else ""
-        head = f"{REASON_PREFIX} {result_name(first)}"
-        reason = _shorten(f"{head}: {why}", REASON_MAX - len(more)) + more
-        return "fail", reason, [result_name(r) for r in failed]
-    run = report.get("run") if isinstance(report.get("run"), dict) else {}
-    if run.get("interrupted") is True:
-        return "inconclusive", f"{REASON_PREFIX} the run was interrupted (partial report)", []
-    unsure = [r for r in results if r.get("status") == "error"
-              or (r.get("status") == "fail" and r.get("disturbance"))]
-    if unsure:
-        first = unsure[0]
-        what = "disturbed" if first.get("disturbance") else "error"
-        why = (first.get("disturbance") or {}).get("summary") or first.get("summary", "")
-        reason = _shorten(f"{REASON_PREFIX} {result_name(first)} {what}: {why}", REASON_MAX)
-        return "inconclusive", reason, [result_name(r) for r in unsure]
-    judged = [r for r in results if r.get("status") in ("pass", "warn", "info")]
-    if not judged:
-        return "inconclusive", f"{REASON_PREFIX} every check skipped", []
-    # Schema 1.3 reports carry the run's own verdict, which also knows what the results alone do
-    # not (a node with GPUs whose device checks never ran): it can only make a pass inconclusive.
-    summary = report.get("summary") if isinstance(report.get("summary"), dict) else {}
-    if summary.get("verdict") == "inconclusive":
-        why = summary.get("reason") if isinstance(summary.get("reason"), str) else "the run could not judge"
-        return "inconclusive", _shorten(f"{REASON_PREFIX} {why}", REASON_MAX), []
-    return "pass", f"{REASON_PREFIX} {len(judged)} checks judged, none failed", []
+def gpuconform_executable(gpuconform=None):
+    """The executable to ask: the one given, else $GPUCONFORM, else gpuconform on PATH; None when none."""
+    exe = gpuconform or os.environ.get("GPUCONFORM") or shutil.which("gpuconform")
+    if exe and os.sep not in exe:
+        exe = shutil.which(exe)
+    return exe if exe and os.access(exe, os.X_OK) else None
 
 
-def load_report(path):
-    """The report, or None with a reason (missing, empty, not JSON)."""
+def verdict_json(path, gpuconform=None):
+    """(gpuconform's verdict object, "") or (None, why there is none)."""
+    exe = gpuconform_executable(gpuconform)
+    if exe is None:
+        wanted = gpuconform or os.environ.get("GPUCONFORM") or "gpuconform on PATH"
+        return None, f"{REASON_PREFIX} gpuconform not found ({_shorten(wanted, 50)}): no verdict"
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f), ""
-    except (OSError, ValueError) as e:
-        return None, f"{REASON_PREFIX} no readable report ({type(e).__name__}: {_shorten(e, 60)})"
+        out = subprocess.run([exe, "render", "-f", "verdict", path], capture_output=True, text=True,
+                             timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, f"{REASON_PREFIX} cannot run gpuconform ({type(e).__name__})"
+    if out.returncode != 0:
+        lines = out.stderr.strip().splitlines()
+        why = lines[-1].split(": ", 2)[-1] if lines else f"exit {out.returncode}"
+        return None, f"{REASON_PREFIX} no readable report ({_shorten(why, 60)})"
+    try:
+        verdict = json.loads(out.stdout)
+    except ValueError:
+        verdict = None
+    if not isinstance(verdict, dict) or verdict.get("verdict") not in STATES:
+        return None, f"{REASON_PREFIX} gpuconform gave no verdict (an older gpuconform without render -f verdict?)"
+    return verdict, ""
 
 
-def verdict_of_file(path):
-    report, why = load_report(path)
-    if report is None:
+def words(verdict):
+    """(state, reason, details) from gpuconform's verdict object: reason names the deciding result."""
+    state = verdict["verdict"]
+    deciding = verdict.get("deciding") or {}
+    if state == "fail":
+        failing = verdict.get("failing") or []
+        why = deciding.get("cause") or deciding.get("summary") or ""
+        more = f" (+{len(failing) - 1} more)" if len(failing) > 1 else ""
+        head = f"{REASON_PREFIX} {deciding.get('name', '?')}"
+        return "fail", _shorten(f"{head}: {why}", REASON_MAX - len(more)) + more, failing
+    if state == "inconclusive":
+        if verdict.get("interrupted"):
+            return state, f"{REASON_PREFIX} the run was interrupted (partial report)", []
+        if deciding:
+            what = "disturbed" if deciding.get("disturbance") else "error"
+            why = deciding.get("disturbance") or deciding.get("summary") or ""
+            reason = _shorten(f"{REASON_PREFIX} {deciding.get('name', '?')} {what}: {why}", REASON_MAX)
+            return state, reason, verdict.get("inconclusive") or []
+        if not verdict.get("judged"):
+            return state, f"{REASON_PREFIX} every check skipped", []
+        return state, _shorten(f"{REASON_PREFIX} {verdict.get('reason') or 'the run could not judge'}", REASON_MAX), []
+    return "pass", f"{REASON_PREFIX} {verdict.get('judged', 0)} checks judged, none failed", []
+
+
+def verdict_of_file(path, gpuconform=None):
+    verdict, why = verdict_json(path, gpuconform)
+    if verdict is None:
         return "inconclusive", why, []
-    return node_verdict(report)
+    return words(verdict)
+
+
+def node_verdict(report, gpuconform=None):
+    """The verdict of a report held as a dict: written to a temporary file and given to gpuconform."""
+    with tempfile.TemporaryDirectory(prefix="gpuconform-verdict-") as tmp:
+        path = os.path.join(tmp, "report.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(report, f)
+        return verdict_of_file(path, gpuconform)
 
 
 def main(argv):
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
         print("usage: gpuconform_verdict.py REPORT.json\n"
-              "prints STATE<TAB>REASON (STATE: pass, fail, inconclusive); exit 0, 1, 3 accordingly",
+              "prints STATE<TAB>REASON (STATE: pass, fail, inconclusive); exit 0, 1, 3 accordingly;\n"
+              "the verdict is `$GPUCONFORM render -f verdict REPORT` (else gpuconform on PATH)",
               file=sys.stderr if len(argv) != 2 else sys.stdout)
         return 2 if len(argv) != 2 else 0
     state, reason, _ = verdict_of_file(argv[1])

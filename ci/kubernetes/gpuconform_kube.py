@@ -197,7 +197,7 @@ def cmd_run(args, api_factory=None):
     report = os.path.join(reports, f"{node}-{stamp}.json")
     rc = subprocess.call([gpuconform, "run", "--quick", "--quiet", "--json", report,
                           "--junit", report[:-5] + ".xml", *run_args])
-    state, reason, _ = verdict_of_file(report)
+    state, reason, _ = verdict_of_file(report, gpuconform)
     if rc not in (0, 1):
         state, reason = "inconclusive", f"gpuconform: run exited {rc}"
     if textfile and os.path.exists(report):

@@ -12,11 +12,28 @@ sys.path.insert(0, os.path.join(HERE, "..", "fleet"))
 sys.path.insert(0, os.path.join(HERE, "..", "kubernetes"))
 
 import gpuconform_kube as kube  # noqa: E402
-from gpuconform_verdict import REASON_MAX, node_verdict, verdict_of_file  # noqa: E402
+import gpuconform_verdict  # noqa: E402
+from gpuconform_verdict import REASON_MAX, verdict_of_file  # noqa: E402
+
+# The verdict is gpuconform's own (`render -f verdict`): ctest names the built executable.
+GPUCONFORM = os.environ.get("GPUCONFORM") or os.path.join(HERE, "..", "..", "build", "gpuconform")
+if not os.access(GPUCONFORM, os.X_OK):
+    pytest.skip(f"no gpuconform executable at {GPUCONFORM} (build it, or set GPUCONFORM)", allow_module_level=True)
+GPUCONFORM = os.path.abspath(GPUCONFORM)
 
 
 def res(rid, status, backend=None, device=None, summary="s", **extra):
     return {"id": rid, "status": status, "backend": backend, "device": device, "summary": summary, **extra}
+
+
+def report(results, run=None, **top):
+    """A report as gpuconform's reader accepts it, around `results`."""
+    return {"schema": "gpuconform-report", "schema_version": "1.3", "run": {"id": "r1", **(run or {})},
+            "environment": {"hostname": "n1"}, "results": results, **top}
+
+
+def node_verdict(doc):
+    return gpuconform_verdict.node_verdict(doc, GPUCONFORM)
 
 
 HEALTHY = [res("host.memlock", "pass"), res("async.copy.bandwidth", "pass", "cuda", 0), res("host.distro", "info")]
@@ -35,11 +52,11 @@ HEALTHY = [res("host.memlock", "pass"), res("async.copy.bandwidth", "pass", "cud
     (HEALTHY + [res("host.x", "warn")], "pass"),
 ])
 def test_verdict_states(results, state):
-    assert node_verdict({"results": results})[0] == state
+    assert node_verdict(report(results))[0] == state
 
 
 def test_an_interrupted_run_is_never_a_pass_but_its_failure_still_counts():
-    stopped = {"run": {"interrupted": True}, "results": HEALTHY}
+    stopped = report(HEALTHY, run={"interrupted": True})
     state, reason, _ = node_verdict(stopped)
     assert state == "inconclusive" and "interrupted" in reason
     stopped["results"] = HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 1)]
@@ -47,18 +64,18 @@ def test_an_interrupted_run_is_never_a_pass_but_its_failure_still_counts():
 
 
 def test_the_reports_own_inconclusive_verdict_is_never_read_as_a_pass():
-    report = {"results": HEALTHY, "summary": {"verdict": "inconclusive",
-                                              "reason": "no device check was judged on a node with GPUs"}}
-    state, reason, _ = node_verdict(report)
+    doc = report(HEALTHY, summary={"verdict": "inconclusive",
+                                   "reason": "no device check was judged on a node with GPUs"})
+    state, reason, _ = node_verdict(doc)
     assert state == "inconclusive" and "no device check" in reason
-    report["results"] = HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 1)]
-    assert node_verdict(report)[0] == "fail"
+    doc["results"] = HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 1)]
+    assert node_verdict(doc)[0] == "fail"
 
 
 def test_fail_beats_error_and_names_the_check_and_device():
-    report = {"results": HEALTHY + [res("async.event.timing_accuracy", "error", "cuda", 0),
-                                    res("async.copy.bandwidth", "fail", "cuda", 3, "pinned H2D 12.1 GB/s")]}
-    state, reason, failed = node_verdict(report)
+    doc = report(HEALTHY + [res("async.event.timing_accuracy", "error", "cuda", 0),
+                            res("async.copy.bandwidth", "fail", "cuda", 3, "pinned H2D 12.1 GB/s")])
+    state, reason, failed = node_verdict(doc)
     assert state == "fail"
     assert reason == "gpuconform: async.copy.bandwidth cuda:3: pinned H2D 12.1 GB/s"
     assert failed == ["async.copy.bandwidth cuda:3"]
@@ -66,34 +83,61 @@ def test_fail_beats_error_and_names_the_check_and_device():
 
 def test_reason_is_short_and_counts_the_rest():
     long = "x" * 500
-    report = {"results": [res("host.pcie.link", "fail", summary=long)] +
-              [res(f"async.c{i}", "fail", "hip", i) for i in range(3)]}
-    state, reason, failed = node_verdict(report)
+    doc = report([res("host.pcie.link", "fail", summary=long)] +
+                 [res(f"async.c{i}", "fail", "hip", i) for i in range(3)])
+    state, reason, failed = node_verdict(doc)
     assert state == "fail" and len(reason) <= REASON_MAX
     assert reason.startswith("gpuconform: host.pcie.link: xxx") and reason.endswith("(+3 more)")
     assert len(failed) == 4
 
 
 def test_a_cause_explains_the_failure_in_its_own_words():
-    report = {"results": [res("async.copy.bandwidth", "fail", "cuda", 0, "54 GB/s, 43 % of the link")],
-              "causes": [{"id": "c1", "kind": "degraded_link", "title": "GPU 0's link trained at Gen3 x16",
-                          "fix": "reseat", "results": ["async.copy.bandwidth[cuda:0]"]}]}
-    assert node_verdict(report)[1] == "gpuconform: async.copy.bandwidth cuda:0: GPU 0's link trained at Gen3 x16"
+    doc = report([res("async.copy.bandwidth", "fail", "cuda", 0, "54 GB/s, 43 % of the link")],
+                 causes=[{"id": "c1", "kind": "degraded_link", "title": "GPU 0's link trained at Gen3 x16",
+                          "fix": "reseat", "results": ["async.copy.bandwidth[cuda:0]"]}])
+    assert node_verdict(doc)[1] == "gpuconform: async.copy.bandwidth cuda:0: GPU 0's link trained at Gen3 x16"
 
 
-@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"results": "x"}'])
+@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"results": "x"}',
+                                     json.dumps({"results": [res("async.copy.bandwidth", "fail", "cuda", 0)]})])
 def test_unreadable_reports_never_fail_a_node(tmp_path, content):
     path = tmp_path / "r.json"
     path.write_text(content)
-    assert verdict_of_file(str(path))[0] == "inconclusive"
-    assert verdict_of_file(str(tmp_path / "missing.json"))[0] == "inconclusive"
+    state, reason, _ = verdict_of_file(str(path), GPUCONFORM)
+    assert state == "inconclusive" and reason.startswith("gpuconform: no readable report")
+    assert verdict_of_file(str(tmp_path / "missing.json"), GPUCONFORM)[0] == "inconclusive"
+
+
+# What the reader refuses is never a pass: an unknown status ("FAIL" counted as not failing said
+# pass before), a numeric id, a disturbance that is not an object.
+@pytest.mark.parametrize("bad", [res("async.copy.bandwidth", "FAIL", "cuda", 0), dict(res("x", "pass"), id=7)])
+def test_what_the_one_reader_refuses_is_inconclusive(bad):
+    state, reason, _ = node_verdict(report(HEALTHY + [bad]))
+    assert state == "inconclusive" and "no readable report" in reason
+
+
+def test_a_disturbance_of_another_shape_never_raises():
+    state, _, _ = node_verdict(report(HEALTHY + [res("async.copy.bandwidth", "fail", "cuda", 0, disturbance="x")]))
+    assert state in ("fail", "inconclusive")
+
+
+def test_without_gpuconform_there_is_no_verdict(tmp_path, monkeypatch):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(report(HEALTHY)))
+    state, reason, _ = verdict_of_file(str(path), str(tmp_path / "no-such-gpuconform"))
+    assert state == "inconclusive" and "gpuconform not found" in reason
+    monkeypatch.delenv("GPUCONFORM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    state, reason, _ = verdict_of_file(str(path))
+    assert state == "inconclusive" and "gpuconform not found" in reason
 
 
 def test_command_line_prints_state_and_reason_with_exit_status(tmp_path):
     path = tmp_path / "r.json"
-    path.write_text(json.dumps({"results": [res("async.copy.bandwidth", "fail", "sim", 1, "slow")]}))
+    path.write_text(json.dumps(report([res("async.copy.bandwidth", "fail", "sim", 1, "slow")])))
     script = os.path.join(HERE, "..", "fleet", "gpuconform_verdict.py")
-    out = subprocess.run([sys.executable, script, str(path)], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, script, str(path)], capture_output=True, text=True,
+                         env=dict(os.environ, GPUCONFORM=GPUCONFORM))
     assert out.returncode == 1
     assert out.stdout == "fail\tgpuconform: async.copy.bandwidth sim:1: slow\n"
 
@@ -172,14 +216,17 @@ class FakeApi:
 
 
 def fake_gpuconform(tmp_path, status, write_report=True, rc=0):
-    """A stand-in executable: `run` writes a report with one result, `render` prints metrics."""
-    report = json.dumps({"results": [{"id": "async.copy.bandwidth", "status": status, "backend": "cuda",
-                                      "device": 0, "summary": "pinned H2D 9 GB/s"}]})
-    (tmp_path / "report.json").write_text(report)
+    """A stand-in executable: `run` writes a report with one result, `render` prints metrics and
+    `render -f verdict` is the real one's."""
+    doc = json.dumps(report([res("async.copy.bandwidth", status, "cuda", 0, "pinned H2D 9 GB/s")]))
+    (tmp_path / "report.json").write_text(doc)
     write = f'cp "{tmp_path / "report.json"}" "$out"' if write_report else ":"
     script = tmp_path / "gpuconform"
     script.write_text(f"""#!/bin/sh
-if [ "$1" = render ]; then echo 'gpuconform_check_status{{check="x"}} 1'; exit 0; fi
+if [ "$1" = render ]; then
+    case " $* " in *" -f verdict "*) exec "{GPUCONFORM}" "$@" ;; esac
+    echo 'gpuconform_check_status{{check="x"}} 1'; exit 0
+fi
 while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
 {write}
 exit {rc}
@@ -253,3 +300,45 @@ else echo "$@" >> "{tmp_path}/actions"; fi
         assert line.startswith(f"update NodeName=n1 State={action}")
         if action == "DRAIN":
             assert line.endswith("Reason=gpuconform: async.copy.bandwidth cuda:0: pinned H2D 9 GB/s")
+
+
+ROLLUP = os.path.join(HERE, "..", "slurm", "gpuconform-rollup.sbatch")
+GEN_REPORTS = os.path.join(HERE, "..", "..", "reports", "tools", "gen_reports.py")
+
+
+def test_the_rollup_diff_of_two_generated_nights_names_each_node_that_broke(tmp_path):
+    """Night 2 of a generated fleet: one node newly fails a check, one is gone, one's link trained
+    x8. The roll-up's diff.md names each by host, and no other node."""
+    subprocess.run([sys.executable, GEN_REPORTS, "--count", "12", "--out", str(tmp_path / "gen")], check=True)
+    nights = [tmp_path / "reports" / "2026-12-01", tmp_path / "reports" / "2026-12-02"]
+    for n in nights:
+        n.mkdir(parents=True)
+    docs = []
+    for root, _, files in os.walk(tmp_path / "gen"):
+        docs += [json.load(open(os.path.join(root, f))) for f in sorted(files) if f.endswith(".json")]
+    gpu_hosts = sorted(d["environment"]["hostname"] for d in docs if d["devices"])
+    failing, vanished, narrowed = gpu_hosts[0], gpu_hosts[1], gpu_hosts[2]
+    for doc in docs:
+        host = doc["environment"]["hostname"]
+        (nights[0] / f"{host}.json").write_text(json.dumps(doc))
+        if host == vanished:
+            continue
+        doc["run"]["id"] += "-night2"
+        for r in doc["results"]:
+            if host == failing and r["id"] == "async.stream.legacy_default_sync":
+                r["status"], r["summary"] = "fail", "the legacy default stream did not wait for stream 1"
+            if host == narrowed and r["id"] == "host.pcie.link":
+                r["status"] = "fail"
+                for m in r["measurements"]:
+                    m["value"] = 8.0 if m["name"].endswith(" current_width") else m["value"]
+        (nights[1] / f"{host}.json").write_text(json.dumps(doc))
+    out = subprocess.run(["sh", ROLLUP, str(tmp_path / "reports"), "2026-12-02"], capture_output=True, text=True,
+                         env=dict(os.environ, GPUCONFORM=GPUCONFORM))
+    assert out.returncode == 0, out.stderr
+    diff = (nights[1] / "diff.md").read_text()
+    verdict = next(line for line in diff.splitlines() if "REGRESSED" in line)
+    assert verdict == f"base: 12 runs, new: 11 runs; 11 hosts compared, 2 regressed. " \
+                      f"**REGRESSED ({failing}, {narrowed}, {vanished} vanished)**", diff
+    assert f"`{failing}: async.stream.legacy_default_sync [cuda:0]`" in diff
+    assert f"- vanished host: {vanished}" in diff
+    assert f"- worse {narrowed}: 0000:3b:00.0: link x16 → x8" in diff

@@ -81,6 +81,7 @@ TEST(Completion, OffersTheChoicesTheParserAccepts) {
     EXPECT_EQ(complete({"run", "--when-busy", ""}), (std::vector<std::string>{"wait", "skip", "measure"}));
     EXPECT_EQ(complete({"run", "--framework-start", ""}), (std::vector<std::string>{"auto", "early", "late"}));
     EXPECT_EQ(as_set(complete({"render", "-f", ""})).count("timings"), 1u);
+    EXPECT_EQ(as_set(complete({"render", "-f", ""})).count("verdict"), 1u);
     EXPECT_EQ(complete({"diff", "--format", ""}), (std::vector<std::string>{"terminal", "markdown", "json"}));
     EXPECT_EQ(complete({"matrix", "-f", "p"}), (std::vector<std::string>{"prometheus"}));
     EXPECT_EQ(complete({"run", "--layer", ""}),

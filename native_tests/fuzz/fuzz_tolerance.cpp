@@ -1,5 +1,5 @@
 // libFuzzer harness over the tolerance reader (`diff --tolerances`): any text is a table whose
-// every floor is a finite number from 0 to 100, or a std::runtime_error naming file and line
+// every floor is a finite number from 0 to below 1, or a std::runtime_error naming file and line
 // (which diff reports as exit 2); any other exception, crash or hang is a bug.
 #include <cmath>
 #include <cstddef>
@@ -10,9 +10,7 @@
 #include "tolerance.hpp"
 
 namespace {
-bool sane(const std::optional<double>& floor) {
-    return !floor || (std::isfinite(*floor) && *floor >= 0 && *floor <= 100);
-}
+bool sane(const std::optional<double>& floor) { return !floor || (std::isfinite(*floor) && *floor >= 0 && *floor < 1); }
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

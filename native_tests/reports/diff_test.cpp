@@ -174,7 +174,8 @@ TEST(DiffRule, DifferentGpuModelsAreDifferentNodes) {
     ASSERT_EQ(d.different_nodes.size(), 1u);
     EXPECT_FALSE(d.regressed());
     EXPECT_EQ(diff_exit_code(d), 4);
-    EXPECT_NE(render_diff_terminal(d, false).find("DIFFERENT NODES"), std::string::npos);
+    EXPECT_NE(render_diff_terminal(d, false).find("verdict: could not compare (not the same node: GPU model"),
+              std::string::npos);
 }
 
 TEST(DiffTolerances, FileRulesOverrideTheDeclaration) {
@@ -210,8 +211,7 @@ TEST(DiffTolerances, BadFilesAreRefusedWithFileAndLine) {
         {"defualt: 0.1\n", "t.yaml:1: unknown key 'defualt' (did you mean 'default'?)"},
         {"default: 0.1\ndefault: 0.2\n", "t.yaml:2: 'default' given twice"},
         {"measurements:\n  - {match: x, tolerance: 0.1, tolerance: 0.2}\n", "t.yaml:2: 'tolerance' given twice"},
-        {"measurements:\n  - {match: x, tolerance: 1e9}\n",
-         "t.yaml:2: tolerance must be a finite number from 0 to 100"},
+        {"measurements:\n  - {match: x, tolerance: 1e9}\n", "t.yaml:2: tolerance 1e+09 means 1e+11 %"},
         {"? [a, b]\n: 1\n", "t.yaml:1: a key must be a plain word"},
         {"measurements:\n  - {? {a: 1} : x}\n", "t.yaml:2: a key must be a plain word"},
     };

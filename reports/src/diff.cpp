@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <set>
@@ -15,11 +16,38 @@
 namespace gpuconform {
 
 bool DiffResult::regressed() const {
-    if (!different_nodes.empty()) {
-        return false;
+    if (vanished_regress && !vanished_hosts.empty()) {
+        return true;
     }
-    const auto worse = [](const StatusChange& c) { return c.change == Change::Worse; };
-    return std::any_of(statuses.begin(), statuses.end(), worse) || key_regressions() > 0;
+    if (hosts_compared == 0) {
+        return false;  // not the same node: listed, not judged
+    }
+    const auto worse = [](const auto& c) { return c.change == Change::Worse; };
+    return std::any_of(statuses.begin(), statuses.end(), worse) || std::any_of(links.begin(), links.end(), worse) ||
+           key_regressions() > 0;
+}
+
+std::string LinkChange::text() const {
+    // GT/s per lane of each PCIe generation (PCI-SIG, PCI Express Base Specification).
+    const auto gen = [](double gts) {
+        constexpr std::array<double, 6> k_rates{2.5, 5, 8, 16, 32, 64};
+        for (std::size_t i = 0; i < k_rates.size(); ++i) {
+            if (std::fabs(gts - k_rates[i]) < 0.01) {
+                return fmt::format("Gen{}", i + 1);
+            }
+        }
+        return fmt::format("{:g} GT/s", gts);
+    };
+    const bool speed = base.speed != now.speed;
+    const bool width = base.width != now.width;
+    const auto one = [&](const LinkState& l) {
+        std::string out = speed ? gen(l.speed) : "";
+        if (width) {
+            out += fmt::format("{}x{:g}", out.empty() ? "" : " ", l.width);
+        }
+        return out;
+    };
+    return fmt::format("link {} → {}", one(base), one(now));
 }
 
 std::size_t DiffResult::key_regressions() const {
@@ -193,9 +221,6 @@ RunSelection read_selection(const std::string& path) {
 
 namespace {
 
-// "580.95.05" -> "580": a driver branch, the unit NVIDIA and AMD release by.
-std::string driver_branch(const std::string& version) { return version.substr(0, version.find('.')); }
-
 // `run --repeat` appends " (worst of N repetitions)" to a folded summary; the finding is the same.
 std::string finding_text(const std::string& summary) {
     const std::size_t open = summary.rfind(" (worst of ");
@@ -210,62 +235,93 @@ std::string finding_text(const std::string& summary) {
 
 }  // namespace
 
+namespace {
+
+// The narrowest link each GPU trained at over a side's runs, from host.pcie.link's figures.
+void note_link(DiffSide& side, const std::string& name, double value) {
+    const std::size_t space = name.rfind(' ');
+    if (space == std::string::npos) {
+        return;
+    }
+    const std::string what = name.substr(space + 1);
+    if (what != "current_width" && what != "current_speed") {
+        return;
+    }
+    const auto [it, fresh] = side.links.try_emplace(name.substr(0, space));
+    double& field = what == "current_width" ? it->second.width : it->second.speed;
+    field = field == 0.0 ? value : std::min(field, value);
+}
+
+void add_run(DiffSide& side, const ReportSet& set, const RunEntry& run) {
+    const GroupValues& groups = set.groups_of(run);
+    ++side.runs;
+    side.run_paths.push_back(run.path);
+    if (const auto& gpu = groups[static_cast<int>(GroupKey::Gpu)]; !gpu.empty()) {
+        side.gpus.insert(gpu);
+    }
+    for (const GroupKey k :
+         {GroupKey::Distro, GroupKey::Kernel, GroupKey::Driver, GroupKey::Runtime, GroupKey::Torch}) {
+        if (const auto& v = groups[static_cast<int>(k)]; !v.empty()) {
+            side.environment[k_group_key_names[static_cast<int>(k)]].insert(v);
+        }
+    }
+    for (const RunProblem& p : run.problems) {
+        const auto [id, device] = split_pair(set.labels.at(p.label));
+        side.findings[result_label(id, device)].insert(finding_text(p.summary));
+    }
+    std::set<std::uint32_t> unusable;  // labels whose figures this run cannot vouch for
+    for (const ResultEntry& r : run.results) {
+        const auto [id, device] = split_pair(set.labels.at(r.label));
+        ++side.statuses[result_label(id, device)].counts[severity(r.status)];
+        if (r.disturbed) {
+            side.disturbed.insert(result_label(id, device));
+        }
+        if (r.disturbed || r.status == Status::Error) {
+            unusable.insert(r.label);
+        }
+    }
+    for (const MeasurementEntry& m : run.measurements) {
+        const auto [id, device] = split_pair(set.labels.at(m.label));
+        const auto [name, unit] = split_pair(set.measures.at(m.name));
+        if (id == "host.pcie.link") {
+            note_link(side, name, m.value);
+        }
+        Figure& f = side.figures[{result_label(id, device), name}];
+        f.lo = f.medians.empty() ? m.lo : std::min(f.lo, m.lo);
+        f.hi = f.medians.empty() ? m.hi : std::max(f.hi, m.hi);
+        // A --repeat report's repetitions count as runs of their own.
+        if (m.repetitions.empty()) {
+            f.medians.push_back(m.value);
+        } else {
+            f.medians.insert(f.medians.end(), m.repetitions.begin(), m.repetitions.end());
+        }
+        f.samples += m.n;
+        f.unit = unit;
+        f.direction = f.direction ? f.direction : m.direction;
+        f.role = f.role ? f.role : m.role;
+        f.unusable = f.unusable || unusable.count(m.label) > 0;
+    }
+}
+
+}  // namespace
+
 DiffSide aggregate_side(const ReportSet& set, const GroupFilter& filter) {
     DiffSide side;
     for (const RunEntry& run : set.runs) {
-        const GroupValues& groups = set.groups_of(run);
-        if (!filter_matches(filter, groups)) {
-            continue;
+        if (filter_matches(filter, set.groups_of(run))) {
+            add_run(side, set, run);
         }
-        ++side.runs;
-        side.run_paths.push_back(run.path);
-        if (const auto& gpu = groups[static_cast<int>(GroupKey::Gpu)]; !gpu.empty()) {
-            side.gpus.insert(gpu);
-        }
-        if (const auto& driver = groups[static_cast<int>(GroupKey::Driver)]; !driver.empty()) {
-            side.driver_branches.insert(driver_branch(driver));
-        }
-        for (const GroupKey k :
-             {GroupKey::Distro, GroupKey::Kernel, GroupKey::Driver, GroupKey::Runtime, GroupKey::Torch}) {
-            if (const auto& v = groups[static_cast<int>(k)]; !v.empty()) {
-                side.environment[k_group_key_names[static_cast<int>(k)]].insert(v);
-            }
-        }
-        for (const RunProblem& p : run.problems) {
-            const auto [id, device] = split_pair(set.labels.at(p.label));
-            side.findings[result_label(id, device)].insert(finding_text(p.summary));
-        }
-        std::set<std::uint32_t> unusable;  // labels whose figures this run cannot vouch for
-        for (const ResultEntry& r : run.results) {
-            const auto [id, device] = split_pair(set.labels.at(r.label));
-            ++side.statuses[result_label(id, device)].counts[severity(r.status)];
-            if (r.disturbed) {
-                side.disturbed.insert(result_label(id, device));
-            }
-            if (r.disturbed || r.status == Status::Error) {
-                unusable.insert(r.label);
-            }
-        }
-        for (const MeasurementEntry& m : run.measurements) {
-            const auto [id, device] = split_pair(set.labels.at(m.label));
-            const auto [name, unit] = split_pair(set.measures.at(m.name));
-            if (id == "host.pcie.link" && name.ends_with(" current_width")) {
-                side.link_widths.insert(fmt::format("x{:g}", m.value));
-            }
-            Figure& f = side.figures[{result_label(id, device), name}];
-            f.lo = f.medians.empty() ? m.lo : std::min(f.lo, m.lo);
-            f.hi = f.medians.empty() ? m.hi : std::max(f.hi, m.hi);
-            // A --repeat report's repetitions count as runs of their own.
-            if (m.repetitions.empty()) {
-                f.medians.push_back(m.value);
-            } else {
-                f.medians.insert(f.medians.end(), m.repetitions.begin(), m.repetitions.end());
-            }
-            f.samples += m.n;
-            f.unit = unit;
-            f.direction = f.direction ? f.direction : m.direction;
-            f.role = f.role ? f.role : m.role;
-            f.unusable = f.unusable || unusable.count(m.label) > 0;
+    }
+    return side;
+}
+
+FleetSide aggregate_fleet(const ReportSet& set, const GroupFilter& filter) {
+    FleetSide side;
+    side.filtered = !filter.empty();
+    for (const RunEntry& run : set.runs) {
+        if (filter_matches(filter, set.groups_of(run))) {
+            add_run(side.pooled, set, run);
+            add_run(side.hosts[set.groups_of(run)[static_cast<int>(GroupKey::Host)]], set, run);
         }
     }
     return side;
@@ -413,12 +469,19 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
     DiffResult d;
     d.base_runs = base.runs;
     d.new_runs = now.runs;
-    for (const std::string& why : {node_difference("GPU model", base.gpus, now.gpus),
-                                   node_difference("driver branch", base.driver_branches, now.driver_branches),
-                                   node_difference("PCIe link width", base.link_widths, now.link_widths)}) {
-        if (!why.empty()) {
-            d.different_nodes.push_back(why);
+    // Only another GPU model makes another node; a driver, runtime or link change is what is judged.
+    if (const std::string why = node_difference("GPU model", base.gpus, now.gpus); !why.empty()) {
+        d.different_nodes.push_back(why);
+    }
+    d.hosts_compared = d.different_nodes.empty() ? 1 : 0;
+    for (const auto& [address, b] : base.links) {
+        const auto it = now.links.find(address);
+        if (it == now.links.end() || (b.width == it->second.width && b.speed == it->second.speed)) {
+            continue;
         }
+        const LinkState& n = it->second;
+        const bool down = n.width < b.width || n.speed < b.speed;
+        d.links.push_back({"", address, b, n, down ? Change::Worse : Change::Better});
     }
     for (const auto& [key, values] : base.environment) {
         if (const auto it = now.environment.find(key); it != now.environment.end() && it->second != values) {
@@ -435,7 +498,7 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
     const std::set<std::string> base_checks = check_ids(base);
     const std::set<std::string> now_checks = check_ids(now);
     for (const std::string& label : labels) {
-        StatusChange c{label, std::nullopt, std::nullopt, "", "", Change::Changed};
+        StatusChange c{"", label, std::nullopt, std::nullopt, "", "", Change::Changed};
         if (const auto it = base.statuses.find(label); it != base.statuses.end()) {
             c.base = it->second.worst();
             c.base_counts = it->second.text();
@@ -446,18 +509,18 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
         }
         // Left out by one side's own selection: listed apart, never a change.
         if (!c.now && !selected_on(now, base, label, now_checks)) {
-            d.not_selected.push_back({label, true, *c.base});
+            d.not_selected.push_back({"", label, true, *c.base});
             continue;
         }
         if (!c.base && !selected_on(base, now, label, base_checks)) {
-            d.not_selected.push_back({label, false, *c.now});
+            d.not_selected.push_back({"", label, false, *c.now});
             continue;
         }
         if (c.base && c.now && *c.base == *c.now) {
             const auto b = base.findings.find(label);
             const auto n = now.findings.find(label);
             if (b != base.findings.end() && n != now.findings.end() && b->second != n->second) {
-                d.findings.push_back({label, *c.now, join_set(b->second), join_set(n->second)});
+                d.findings.push_back({"", label, *c.now, join_set(b->second), join_set(n->second)});
             }
             continue;
         }
@@ -501,7 +564,7 @@ int diff_exit_code(const DiffResult& d) {
     if (d.regressed()) {
         return 1;
     }
-    if (!d.different_nodes.empty()) {
+    if (d.hosts_compared == 0 && !d.different_nodes.empty()) {
         return 4;
     }
     return d.rejected.empty() ? 0 : 3;

@@ -49,12 +49,19 @@ std::string describe(const RunSelection& s);
 // The selection of the report at `path`; every check when it cannot be read.
 RunSelection read_selection(const std::string& path);
 
+// A GPU's PCIe link as trained: lanes and GT/s (0: not reported).
+struct LinkState {
+    double width = 0.0;
+    double speed = 0.0;
+};
+
 struct DiffSide {
     std::size_t runs = 0;
     std::map<std::string, Cell> statuses;                           // by result label "id [cuda:0]"
     std::set<std::string> disturbed;                                // labels with a disturbed result
     std::map<std::pair<std::string, std::string>, Figure> figures;  // (label, name)
-    std::set<std::string> gpus, driver_branches, link_widths;       // what makes a node comparable
+    std::set<std::string> gpus;                                     // another model: not the same node
+    std::map<std::string, LinkState> links;                         // by PCI address, the side's narrowest
     std::map<std::string, std::set<std::string>> environment;       // distro, kernel, driver, runtime, torch
     std::map<std::string, std::set<std::string>> findings;          // label -> summaries of warn/fail/error results
     // Each run's report, and its selection: read only when some result is on one side only.
@@ -66,7 +73,9 @@ struct DiffSide {
 // CouldNotCompare: an error or another GPU user on either side.
 enum class Change { Worse, Better, Changed, CouldNotCompare };
 
+// `host` names the node a change belongs to when a side holds more than one host; "" otherwise.
 struct StatusChange {
+    std::string host;
     std::string label;
     std::optional<Status> base;  // worst status on each side; unset: no result there
     std::optional<Status> now;
@@ -76,6 +85,7 @@ struct StatusChange {
 };
 
 struct MeasurementChange {
+    std::string host;
     std::string label;
     std::string name;
     std::string unit;
@@ -93,6 +103,7 @@ struct MeasurementChange {
 // A result that needs attention on both sides with the same status, but says something else now
 // (an upgrade's toolchain warning whose cause moved, say): what changed, not a regression.
 struct FindingChange {
+    std::string host;
     std::string label;
     Status status;
     std::string base;
@@ -101,9 +112,20 @@ struct FindingChange {
 
 // A result on one side only because the other side's runs did not select its check: not compared.
 struct NotSelected {
+    std::string host;
     std::string label;
     bool in_base = true;  // the side that has the result
     Status status = Status::Pass;
+};
+
+// A GPU's link that trained otherwise than before: a finding of its own, Worse when it went down.
+struct LinkChange {
+    std::string host;
+    std::string address;  // PCI address
+    LinkState base, now;
+    Change change = Change::Changed;
+
+    std::string text() const;  // "link x16 → x8", "link Gen5 → Gen4", "link Gen5 x16 → Gen4 x8"
 };
 
 struct DiffResult {
@@ -111,14 +133,25 @@ struct DiffResult {
     std::size_t new_runs = 0;
     std::vector<StatusChange> statuses;
     std::vector<MeasurementChange> measurements;  // key and diagnostic; views hide diagnostics unless --all
-    std::vector<std::string> different_nodes;     // why the sides are not one kind of node
-    std::vector<std::string> environment;         // "distro: A → B", for what differs between the sides
+    std::vector<LinkChange> links;
+    // Not the same node (another GPU model; another host when two single hosts are compared):
+    // "node2: GPU model: A → B". That host's changes are not judged; the other hosts' are.
+    std::vector<std::string> different_nodes;
+    std::vector<std::string> environment;  // the change under test: "driver: A → B", per host in a fleet
+    // Hosts judged (same hostname on both sides, same GPU model), those of them that regressed,
+    // hosts in BASE only (a regression unless NEW is a group filter) and in NEW only.
+    std::size_t hosts_compared = 0;
+    std::vector<std::string> regressed_hosts, vanished_hosts, new_hosts, different_hosts;
+    bool vanished_regress = true;
+    bool fleet = false;    // some side holds more than one host: changes are named by host
+    bool grouped = false;  // no host on both sides: the sides were compared as groups
     std::vector<FindingChange> findings;
     std::vector<NotSelected> not_selected;
     std::string base_selection, new_selection;  // describe() of each side's selections, "; "-joined
     std::vector<Rejected> rejected;
 
-    // Only a status that got worse or a key figure beyond noise the bad way, on comparable nodes.
+    // A status that got worse, a key figure beyond noise the bad way or a link that went down, on
+    // the same node; or a host that vanished.
     bool regressed() const;
     std::size_t key_regressions() const;
 };
@@ -134,15 +167,28 @@ bool has_one_sided_results(const DiffSide& a, const DiffSide& b);
 // The noise rule for one figure (reports/README.md "How diff tells a regression from noise").
 MeasurementChange judge_figure(const std::string& label, const std::string& name, const Figure& base, const Figure& now,
                                const ToleranceTable& tolerances);
-// Pure: compares two aggregated sides under a tolerance table.
+// Pure: compares two aggregated sides under a tolerance table, as one node (or one group).
 DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const ToleranceTable& tolerances);
+
+// One side of a diff, whole and by host (environment.hostname).
+struct FleetSide {
+    DiffSide pooled;
+    std::map<std::string, DiffSide> hosts;
+    bool filtered = false;  // chosen by a group filter: a host missing from it may lie outside the filter
+};
+FleetSide aggregate_fleet(const ReportSet& set, const GroupFilter& filter);
+// Reads each run's selection from its report where some result is on one side only.
+void read_selections(FleetSide& base, FleetSide& now);
+// Each host with itself, then the fleet: which hosts regressed, vanished, are new. Sides with no
+// host in common are compared as groups; two single hosts of different names are not the same node.
+DiffResult compare_fleets(const FleetSide& base, const FleetSide& now, const ToleranceTable& tolerances);
 
 std::string render_diff_terminal(const DiffResult& d, bool colour, bool all = false);
 std::string render_diff_markdown(const DiffResult& d, bool all = false);
 nlohmann::json diff_to_json(const DiffResult& d);
 
 // Diff exit status: 1 regressed, 2 bad input or a side had no readable run, 3 partial input,
-// 4 the sides are different nodes (not compared as a regression), 0 otherwise.
+// 4 no host could be compared (not the same node), 0 otherwise.
 int diff_exit_code(const DiffResult& d);
 
 void add_diff_command(CLI::App& app, int& exit_code, bool run = true);

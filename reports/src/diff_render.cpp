@@ -31,12 +31,35 @@ std::string status_or_none(const std::optional<Status>& s) { return s ? to_strin
 // Key figures always; diagnostics only with --all.
 bool shown(const MeasurementChange& m, bool all) { return all || m.role == Role::Key; }
 
+// The first names of a list, and how many more: a fleet's verdict line stays one line.
+std::string some_names(const std::vector<std::string>& names, const char* suffix = "") {
+    constexpr std::size_t k_names = 10;
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < k_names; ++i) {
+        out += fmt::format("{}{}{}", out.empty() ? "" : ", ", names[i], suffix);
+    }
+    return names.size() > k_names ? fmt::format("{}, +{} more", out, names.size() - k_names) : out;
+}
+
+// "node1: async.copy.bandwidth [cuda:0]" in a fleet; the label alone otherwise.
+std::string where(const std::string& host, const std::string& label) {
+    return host.empty() ? label : host + ": " + label;
+}
+
 std::string verdict_line(const DiffResult& d) {
-    if (!d.different_nodes.empty()) {
-        return "verdict: DIFFERENT NODES (not compared as a regression)";
+    if (d.hosts_compared == 0 && !d.different_nodes.empty() && !d.regressed()) {
+        std::string why;
+        for (const std::string& w : d.different_nodes) {
+            why += (why.empty() ? "" : "; ") + w;
+        }
+        return "verdict: could not compare (not the same node: " + why + ")";
     }
     if (d.regressed()) {
-        return "verdict: REGRESSED";
+        std::string names = some_names(d.regressed_hosts);
+        if (d.vanished_regress && !d.vanished_hosts.empty()) {
+            names += (names.empty() ? "" : ", ") + some_names(d.vanished_hosts, " vanished");
+        }
+        return d.fleet ? "verdict: REGRESSED (" + names + ")" : "verdict: REGRESSED";
     }
     std::size_t uncompared = 0;
     for (const auto& s : d.statuses) {
@@ -50,11 +73,51 @@ std::string verdict_line(const DiffResult& d) {
     if (!d.not_selected.empty()) {
         notes += (notes.empty() ? "" : "; ") + count_of(d.not_selected.size(), "result") + " not selected on one side";
     }
+    if (!d.different_hosts.empty()) {
+        notes += (notes.empty() ? "" : "; ") + ("could not compare " + some_names(d.different_hosts)) +
+                 " (not the same node)";
+    }
+    if (!d.vanished_regress && !d.vanished_hosts.empty()) {
+        notes += (notes.empty() ? "" : "; ") + count_of(d.vanished_hosts.size(), "host") + " not in NEW's group";
+    }
     return notes.empty() ? "verdict: no regression" : "verdict: no regression (" + notes + ": see above)";
 }
 
 std::string runs_line(const DiffResult& d) {
-    return fmt::format("base: {}, new: {}", count_of(d.base_runs, "run"), count_of(d.new_runs, "run"));
+    const std::string runs =
+        fmt::format("base: {}, new: {}", count_of(d.base_runs, "run"), count_of(d.new_runs, "run"));
+    if (d.grouped) {
+        return runs + " (no host on both sides: compared as groups)";
+    }
+    if (!d.fleet) {
+        return runs;
+    }
+    return fmt::format("{}; {} compared, {} regressed", runs, count_of(d.hosts_compared, "host"),
+                       d.regressed_hosts.size());
+}
+
+// What the fleet's hosts did and what changed about a node, as lines after `lead`: the same
+// rules for the terminal and Markdown.
+template <typename Escape>
+std::string node_lines(const DiffResult& d, const std::string& lead, Escape escape) {
+    std::string out;
+    for (const std::string& h : d.vanished_hosts) {
+        out += fmt::format("{}vanished host: {} (in base, no run in new{})\n", lead, escape(h),
+                           d.vanished_regress ? "" : "'s group: not judged");
+    }
+    for (const std::string& h : d.new_hosts) {
+        out += fmt::format("{}new host: {}\n", lead, escape(h));
+    }
+    for (const std::string& why : d.different_nodes) {
+        out += fmt::format("{}not the same node: {} (could not compare)\n", lead, escape(why));
+    }
+    for (const std::string& e : d.environment) {
+        out += fmt::format("{}change under test: {}\n", lead, escape(e));
+    }
+    for (const LinkChange& l : d.links) {
+        out += fmt::format("{}{} {}: {}\n", lead, change_name(l.change), escape(where(l.host, l.address)), l.text());
+    }
+    return out;
 }
 
 // The results only one side has because the other did not select them, per side: labels in
@@ -65,7 +128,7 @@ std::string not_selected_lines(const DiffResult& d, bool in_base, const std::str
     std::vector<std::string> labels;
     for (const NotSelected& n : d.not_selected) {
         if (n.in_base == in_base) {
-            labels.push_back(escape(n.label));
+            labels.push_back(escape(where(n.host, n.label)));
         }
     }
     if (labels.empty()) {
@@ -100,19 +163,15 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
     std::string out =
         fmt::format("{}; {}, {} regressed beyond noise\n", runs_line(d), count_of(d.statuses.size(), "status change"),
                     count_of(d.key_regressions(), "key figure"));
-    for (const std::string& why : d.different_nodes) {
-        out += fmt::format("  different nodes: {}\n", terminal_safe(why));
-    }
-    for (const std::string& e : d.environment) {
-        out += fmt::format("  environment {}\n", terminal_safe(e));
-    }
+    out += node_lines(d, "  ", [](const std::string& t) { return terminal_safe(t); });
     for (const FindingChange& f : d.findings) {
-        out += fmt::format("  finding {} ({} on both sides)\n    was: {}\n    now: {}\n", terminal_safe(f.label),
-                           to_string(f.status), terminal_safe(f.base), terminal_safe(f.now));
+        out += fmt::format("  finding {} ({} on both sides)\n    was: {}\n    now: {}\n",
+                           terminal_safe(where(f.host, f.label)), to_string(f.status), terminal_safe(f.base),
+                           terminal_safe(f.now));
     }
     for (const StatusChange& c : d.statuses) {
         out += fmt::format("  {:<7} {}: {} → {}  ({} → {})\n", paint(c.change, change_name(c.change)),
-                           terminal_safe(c.label), status_or_none(c.base), status_or_none(c.now),
+                           terminal_safe(where(c.host, c.label)), status_or_none(c.base), status_or_none(c.now),
                            c.base_counts.empty() ? "-" : c.base_counts, c.now_counts.empty() ? "-" : c.now_counts);
     }
     for (const bool in_base : {true, false}) {
@@ -123,10 +182,11 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
             continue;
         }
         out += fmt::format("  {:<7} {} {} {} {}: {:.4g}{} → {:.4g}{} {} ({:+.1f}%, noise floor {:.0f}%){}\n",
-                           paint(m.change, change_name(m.change)), to_string(m.role), terminal_safe(m.label),
-                           terminal_safe(m.name), to_string(m.direction) + " is better", m.base,
-                           spread(m.base_lo, m.base_hi), m.now, spread(m.now_lo, m.now_hi), terminal_safe(m.unit),
-                           m.relative * 100, m.floor * 100, m.note.empty() ? "" : "; " + m.note);
+                           paint(m.change, change_name(m.change)), to_string(m.role),
+                           terminal_safe(where(m.host, m.label)), terminal_safe(m.name),
+                           to_string(m.direction) + " is better", m.base, spread(m.base_lo, m.base_hi), m.now,
+                           spread(m.now_lo, m.now_hi), terminal_safe(m.unit), m.relative * 100, m.floor * 100,
+                           m.note.empty() ? "" : "; " + m.note);
     }
     if (hidden > 0) {
         out += fmt::format("  ({} moved beyond noise; --all shows them)\n",
@@ -140,14 +200,9 @@ std::string render_diff_terminal(const DiffResult& d, bool colour, bool all) {
 
 std::string render_diff_markdown(const DiffResult& d, bool all) {
     std::string out = fmt::format("# gpuconform diff\n\n{}. **{}**\n\n", runs_line(d), verdict_line(d).substr(9));
-    for (const std::string& why : d.different_nodes) {
-        out += fmt::format("- different nodes: {}\n", markdown_cell(why));
-    }
-    for (const std::string& e : d.environment) {
-        out += fmt::format("- environment {}\n", markdown_cell(e));
-    }
+    out += node_lines(d, "- ", [](const std::string& t) { return markdown_cell(t); });
     for (const FindingChange& f : d.findings) {
-        out += fmt::format("- finding `{}` ({} on both sides): was {}; now {}\n", markdown_cell(f.label),
+        out += fmt::format("- finding `{}` ({} on both sides): was {}; now {}\n", markdown_cell(where(f.host, f.label)),
                            to_string(f.status), markdown_cell(f.base), markdown_cell(f.now));
     }
     for (const bool in_base : {true, false}) {
@@ -157,8 +212,9 @@ std::string render_diff_markdown(const DiffResult& d, bool all) {
     }
     out += "\n| change | check | base | new |\n|---|---|---|---|\n";
     for (const StatusChange& c : d.statuses) {
-        out += fmt::format("| {} | `{}` | {} ({}) | {} ({}) |\n", change_name(c.change), markdown_cell(c.label),
-                           status_or_none(c.base), c.base_counts, status_or_none(c.now), c.now_counts);
+        out += fmt::format("| {} | `{}` | {} ({}) | {} ({}) |\n", change_name(c.change),
+                           markdown_cell(where(c.host, c.label)), status_or_none(c.base), c.base_counts,
+                           status_or_none(c.now), c.now_counts);
     }
     out +=
         "\n| change | role | check | measurement | base | new | moved | noise floor | note |\n"
@@ -167,11 +223,11 @@ std::string render_diff_markdown(const DiffResult& d, bool all) {
         if (!shown(m, all)) {
             continue;
         }
-        out +=
-            fmt::format("| {} | {} | `{}` | {} | {:.4g}{} {} | {:.4g}{} {} | {:+.1f}% | {:.0f}% | {} |\n",
-                        change_name(m.change), to_string(m.role), markdown_cell(m.label), markdown_cell(m.name), m.base,
-                        spread(m.base_lo, m.base_hi), markdown_cell(m.unit), m.now, spread(m.now_lo, m.now_hi),
-                        markdown_cell(m.unit), m.relative * 100, m.floor * 100, markdown_cell(m.note));
+        out += fmt::format("| {} | {} | `{}` | {} | {:.4g}{} {} | {:.4g}{} {} | {:+.1f}% | {:.0f}% | {} |\n",
+                           change_name(m.change), to_string(m.role), markdown_cell(where(m.host, m.label)),
+                           markdown_cell(m.name), m.base, spread(m.base_lo, m.base_hi), markdown_cell(m.unit), m.now,
+                           spread(m.now_lo, m.now_hi), markdown_cell(m.unit), m.relative * 100, m.floor * 100,
+                           markdown_cell(m.note));
     }
     for (const Rejected& r : d.rejected) {
         out += fmt::format("\n- rejected input `{}`: {}", markdown_cell(r.path), markdown_cell(r.reason));
@@ -182,7 +238,8 @@ std::string render_diff_markdown(const DiffResult& d, bool all) {
 static nlohmann::json findings_json(const DiffResult& d) {
     nlohmann::json out = nlohmann::json::array();
     for (const FindingChange& f : d.findings) {
-        out.push_back({{"check", f.label}, {"status", to_string(f.status)}, {"base", f.base}, {"new", f.now}});
+        out.push_back(
+            {{"host", f.host}, {"check", f.label}, {"status", to_string(f.status)}, {"base", f.base}, {"new", f.now}});
     }
     return out;
 }
@@ -190,7 +247,8 @@ static nlohmann::json findings_json(const DiffResult& d) {
 nlohmann::json diff_to_json(const DiffResult& d) {
     nlohmann::json statuses = nlohmann::json::array();
     for (const StatusChange& c : d.statuses) {
-        statuses.push_back({{"check", c.label},
+        statuses.push_back({{"host", c.host},
+                            {"check", c.label},
                             {"change", change_name(c.change)},
                             {"base", c.base ? nlohmann::json(to_string(*c.base)) : nlohmann::json(nullptr)},
                             {"new", c.now ? nlohmann::json(to_string(*c.now)) : nlohmann::json(nullptr)},
@@ -200,7 +258,8 @@ nlohmann::json diff_to_json(const DiffResult& d) {
     nlohmann::json measurements = nlohmann::json::array();
     for (const MeasurementChange& m : d.measurements) {
         const auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-        measurements.push_back({{"check", m.label},
+        measurements.push_back({{"host", m.host},
+                                {"check", m.label},
                                 {"name", m.name},
                                 {"unit", m.unit},
                                 {"base", m.base},
@@ -218,21 +277,40 @@ nlohmann::json diff_to_json(const DiffResult& d) {
     }
     nlohmann::json not_selected = nlohmann::json::array();
     for (const NotSelected& n : d.not_selected) {
-        not_selected.push_back(
-            {{"check", n.label}, {"only_in", n.in_base ? "base" : "new"}, {"status", to_string(n.status)}});
+        not_selected.push_back({{"host", n.host},
+                                {"check", n.label},
+                                {"only_in", n.in_base ? "base" : "new"},
+                                {"status", to_string(n.status)}});
     }
     nlohmann::json rejected = nlohmann::json::array();
     for (const Rejected& r : d.rejected) {
         rejected.push_back({{"path", r.path}, {"reason", r.reason}});
     }
+    nlohmann::json links = nlohmann::json::array();
+    for (const LinkChange& l : d.links) {
+        links.push_back({{"host", l.host},
+                         {"address", l.address},
+                         {"base", {{"width", l.base.width}, {"speed_gts", l.base.speed}}},
+                         {"new", {{"width", l.now.width}, {"speed_gts", l.now.speed}}},
+                         {"change", change_name(l.change)},
+                         {"text", l.text()}});
+    }
     return {{"schema", "gpuconform-diff"},
-            {"schema_version", "1.2"},
+            {"schema_version", "1.3"},
             {"base_runs", d.base_runs},
             {"new_runs", d.new_runs},
             {"regressed", d.regressed()},
             {"verdict", verdict_line(d).substr(9)},
+            {"hosts",
+             {{"compared", d.hosts_compared},
+              {"regressed", d.regressed_hosts},
+              {"vanished", d.vanished_hosts},
+              {"new", d.new_hosts},
+              {"not_same_node", d.different_hosts},
+              {"grouped", d.grouped}}},
             {"different_nodes", d.different_nodes},
             {"environment", d.environment},
+            {"links", links},
             {"findings", findings_json(d)},
             {"statuses", statuses},
             {"measurements", measurements},
@@ -254,7 +332,7 @@ struct DiffOptions {
 };
 
 // A side is a report file or folder when that path exists, else a group filter over --in.
-DiffSide read_side(const std::string& spec, const DiffOptions& o, std::vector<Rejected>& rejected) {
+FleetSide read_side(const std::string& spec, const DiffOptions& o, std::vector<Rejected>& rejected) {
     ReadOptions read;
     read.measurements = true;
     read.problems = true;  // summaries of warn/fail/error results: findings that changed
@@ -278,7 +356,7 @@ DiffSide read_side(const std::string& spec, const DiffOptions& o, std::vector<Re
             std::cerr << "gpuconform diff: rejected " << r.path << ": " << r.reason << "\n";
         }
     }
-    return aggregate_side(set, filter);
+    return aggregate_fleet(set, filter);
 }
 
 int run_diff(const DiffOptions& o) {
@@ -286,17 +364,11 @@ int run_diff(const DiffOptions& o) {
     try {
         const ToleranceTable tolerances = o.tolerances.empty() ? ToleranceTable{} : load_tolerances(o.tolerances);
         std::vector<Rejected> rejected;
-        DiffSide base = read_side(o.base, o, rejected);
-        DiffSide now = read_side(o.now, o, rejected);
+        FleetSide base = read_side(o.base, o, rejected);
+        FleetSide now = read_side(o.now, o, rejected);
         // Selections are read again from the files only when some result is on one side only.
-        if (has_one_sided_results(base, now)) {
-            for (DiffSide* side : {&base, &now}) {
-                for (const std::string& path : side->run_paths) {
-                    side->selections.push_back(read_selection(path));
-                }
-            }
-        }
-        d = compare_sides(base, now, tolerances);
+        read_selections(base, now);
+        d = compare_fleets(base, now, tolerances);
         d.rejected = rejected;
     } catch (const std::exception& e) {
         std::cerr << "gpuconform diff: " << e.what() << "\n";
@@ -342,9 +414,14 @@ void add_diff_command(CLI::App& app, int& exit_code, bool run) {
         "fails) or a key figure's new median lies outside the base's min..max widened by its noise floor, "
         "the bad way. Errored or disturbed results are 'could not compare'. A check one side's runs did "
         "not select (run --layer, --only, --device, --quick) is 'not selected on one side', listed apart. "
-        "Different GPU models, driver branches or link widths are different nodes, not a regression.\n"
+        "Folders and groups are compared host by host (environment.hostname): a host that regressed or "
+        "vanished makes the fleet REGRESSED, named; sides with no host in common are compared as groups. "
+        "A link that trained narrower or slower is a regression of its own; a driver or runtime change is "
+        "the change under test, and the figures are judged. Another GPU model (or, for two single hosts, "
+        "another host name) is not the same node: that host could not be compared.\n"
         "Exit status: 0 no regression; 1 regressed; 2 bad usage, a bad tolerance file or a side with no "
-        "readable report; 3 no regression but some inputs were rejected; 4 different nodes.");
+        "readable report; 3 no regression but some inputs were rejected; 4 different nodes: no host "
+        "could be compared (not the same node).");
     cmd->callback([o, &exit_code, run] { exit_code = run ? run_diff(*o) : 0; });
 }
 

@@ -225,6 +225,9 @@ std::string render_report(const nlohmann::json& doc, const std::string& format, 
     if (format == "timings") {  // phases, not results: nothing to leave out
         return render_phases(doc);
     }
+    if (format == "verdict") {  // the whole run's verdict: nothing to leave out either
+        return report_verdict_json(doc).dump() + "\n";
+    }
     // The other views list results; the summary (and its verdict) stays that of the whole run.
     const nlohmann::json shown = only_problems ? only_problem_results(doc) : nlohmann::json();
     const nlohmann::json& d = only_problems ? shown : doc;

@@ -17,7 +17,7 @@ std::optional<nlohmann::json> load_report(const std::string& path, std::string& 
 // Same check on a parsed document; "" when it is a report this reader understands.
 std::string report_header_error(const nlohmann::json& doc);
 
-// terminal, markdown, csv, json, junit, prometheus, html, timings. `path` is read again for html.
+// terminal, markdown, csv, json, junit, prometheus, html, timings, verdict. `path` is read again for html.
 // `only_problems`: only fail, error and warn results are shown; the verdict and causes are still
 // those of the whole run (timings shows phases and is the same either way).
 std::string render_report(const nlohmann::json& doc, const std::string& format, bool colour, const std::string& path,
@@ -32,6 +32,9 @@ std::string render_report_markdown(const nlohmann::json& doc, bool only_problems
 std::string render_report_page(const nlohmann::json& doc, const ReportSet& set, bool only_problems);
 // The document with only its fail, error and warn results (and those of unknown status).
 nlohmann::json only_problem_results(const nlohmann::json& doc);
+// `-f verdict`: {verdict, reason, host, run_id, interrupted, judged, deciding, failing,
+// inconclusive}, the one verdict rule's answer for scripts (ci/fleet/gpuconform_verdict.py).
+nlohmann::json report_verdict_json(const nlohmann::json& doc);
 // One line per result: id,layer,backend,device,status,summary,remediation,duration_s.
 std::string render_report_csv(const nlohmann::json& doc);
 

@@ -21,8 +21,9 @@ namespace {
 
 const std::vector<std::string> k_formats{"terminal", "markdown", "csv", "json", "junit", "prometheus", "html"};
 // One report also has its phases to show (run.phases): where that run's time went.
-const std::vector<std::string> k_render_formats{"terminal", "markdown",   "csv",  "json",
-                                                "junit",    "prometheus", "html", "timings"};
+// `verdict` is the run's verdict as one JSON object, for scripts.
+const std::vector<std::string> k_render_formats{"terminal",   "markdown", "csv",     "json",   "junit",
+                                                "prometheus", "html",     "timings", "verdict"};
 
 const char* const k_exit_help =
     "Exit status: 0 all inputs read and nothing failing; 1 a failing cell (matrix) or a regression (diff); "
@@ -186,13 +187,19 @@ void add_render(CLI::App& app, int& exit_code, bool run) {
     auto o = std::make_shared<RenderOptions>();
     CLI::App* cmd = app.add_subcommand("render", "Show one run report in another format");
     cmd->add_option("report", o->report, "report JSON file written by `gpuconform run`")->required();
-    cmd->add_option("-f,--format", o->format, "terminal|markdown|csv|json|junit|prometheus|html|timings")
+    cmd->add_option("-f,--format", o->format,
+                    "terminal|markdown|csv|json|junit|prometheus|html|timings|verdict; verdict prints one JSON "
+                    "object for scripts: {verdict (pass, fail, inconclusive), reason, deciding, failing, "
+                    "inconclusive}")
         ->check(CLI::IsMember(k_render_formats));
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
     cmd->add_flag("--only-problems", o->only_problems,
                   "show only fail, error and warn results (with the verdict and causes of the whole run); "
                   "timings is unchanged");
-    cmd->footer("Exit status: 0 rendered; 2 the report could not be read.");
+    cmd->footer(
+        "Example: gpuconform render -f verdict report.json  (what the Slurm and Kubernetes glue read)\n"
+        "Exit status: 0 rendered; 2 the report could not be read (refused: not JSON, not a report, an "
+        "unknown status, a field of the wrong type).");
     // The callback owns the options the parser writes into, so it stays even when it must not run.
     cmd->callback([o, &exit_code, run] { exit_code = run ? run_render(*o) : 0; });
 }

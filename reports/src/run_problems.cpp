@@ -201,6 +201,13 @@ ReportProblems read_report_problems(const nlohmann::json& doc) {
     p.tally = tally_results(p.results, interrupted(doc), run_was(doc, "--strict"));
     p.verdict = verdict_of(p.tally);
     p.reason = verdict_reason(p.tally);
+    // The report's own verdict knows what its results alone do not (a node with GPUs whose device
+    // checks never ran, schema 1.3): it can only make a pass inconclusive, never a failure a pass.
+    if (p.verdict == Verdict::Pass && string_at(doc, "/summary/verdict") == "inconclusive") {
+        p.verdict = Verdict::Inconclusive;
+        const std::string why = string_at(doc, "/summary/reason");
+        p.reason = why.empty() ? "the run could not judge" : why;
+    }
     p.causes = causes_of(doc);
     for (const RunCause& c : p.causes) {
         std::vector<std::size_t> named;

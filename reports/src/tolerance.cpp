@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "core/nearest_name.hpp"
@@ -30,9 +31,6 @@ namespace {
 [[noreturn]] void fail_at(const std::string& file, const YAML::Node& n, const std::string& why) {
     throw std::runtime_error(file + ":" + std::to_string(n.Mark().line + 1) + ": " + why);
 }
-
-// A noise floor beyond 100 (10,000 %) hides every change: a typo, not a tolerance.
-constexpr double k_max_floor = 100;
 
 // The key as text; a key that is a list or a map is refused (yaml-cpp would throw without a line).
 std::string key_of(const std::string& file, const YAML::Node& key) {
@@ -59,17 +57,35 @@ void once(const std::string& file, const YAML::Node& key, std::vector<std::strin
             "unknown key '" + key.Scalar() + "'" + did_you_mean(key.Scalar(), known) + " (known: " + list + ")");
 }
 
+// A floor is relative: a plain number is a fraction (0.15), `15%` a percent. A floor of 1 (100 %)
+// or more puts a higher-is-better figure's band at zero, hiding every drop, and a plain 15 is
+// nearly always 15 % meant: both are refused, the plain one with what was probably meant.
 double read_floor(const std::string& file, const YAML::Node& n, const char* key) {
+    const std::string text = n.IsScalar() ? n.Scalar() : "?";
+    const bool percent = text.size() > 1 && text.back() == '%';
     double v = 0;
     try {
-        v = n.as<double>();
+        v = percent ? YAML::Node(text.substr(0, text.size() - 1)).as<double>() : n.as<double>();
     } catch (const YAML::Exception&) {
-        fail_at(file, n, std::string(key) + " must be a number, not '" + n.as<std::string>("?") + "'");
+        fail_at(file, n, std::string(key) + " must be a number (0.15) or a percent (15%), not '" + text + "'");
     }
-    if (!std::isfinite(v) || v < 0 || v > k_max_floor) {
+    if (!std::isfinite(v) || v < 0) {
         fail_at(file, n,
-                std::string(key) + " must be a finite number from 0 to 100 (0.15 = 15%), not '" +
-                    n.as<std::string>("?") + "'");
+                std::string(key) + " must be a finite number from 0 to below 1 (0.15) or a percent (15%), not '" +
+                    text + "'");
+    }
+    if (percent) {
+        if (v >= 100) {
+            fail_at(file, n,
+                    std::string(key) + " must be below 100%, not '" + text +
+                        "': a floor of 100% puts a higher-is-better figure's band at zero and hides every drop");
+        }
+        return v / 100;
+    }
+    if (v >= 1) {
+        fail_at(file, n,
+                fmt::format("{} {:g} means {:g} %; write {:g} or {:g}% (a floor of 1 or more hides every drop)", key, v,
+                            v * 100, v / 100, v));
     }
     return v;
 }

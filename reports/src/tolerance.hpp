@@ -13,7 +13,7 @@ namespace gpuconform {
 
 struct ToleranceRule {
     std::string match;                   // fnmatch pattern over "check.id/measurement_name" or the bare name
-    std::optional<double> floor;         // `tolerance`: relative noise floor, >= 0
+    std::optional<double> floor;         // `tolerance`: relative noise floor, 0 <= floor < 1 (`0.15` or `15%`)
     std::optional<Direction> direction;  // `better`: higher, lower, none (or its old name, either)
     std::optional<Role> role;            // `role`: key, diagnostic
     int line = 0;                        // where the rule sits in its file, for messages
@@ -26,8 +26,8 @@ struct ToleranceTable {
     const ToleranceRule* find(const std::string& check_id, const std::string& name) const;
 };
 
-// Throws std::runtime_error "FILE:LINE: why" for bad YAML, unknown keys, NaN, inf or negative
-// tolerances and unknown words.
+// Throws std::runtime_error "FILE:LINE: why" for bad YAML, unknown keys, NaN, inf, negative
+// tolerances, floors of 1 (100 %) or more, and unknown words.
 ToleranceTable parse_tolerances(const std::string& text, const std::string& file);
 ToleranceTable load_tolerances(const std::string& path);
 

@@ -110,7 +110,7 @@ def diff_pairs(exe, pairs):
     counts, regressed = {}, []
     for a, b in pairs:
         p = subprocess.run([exe, "diff", a, b], capture_output=True, text=True)
-        verdict = {0: "no regression", 1: "REGRESSED", 4: "DIFFERENT NODES"}.get(p.returncode, f"exit {p.returncode}")
+        verdict = {0: "no regression", 1: "REGRESSED", 4: "could not compare (not the same node)"}.get(p.returncode, f"exit {p.returncode}")
         counts[verdict] = counts.get(verdict, 0) + 1
         if p.returncode == 1:
             worse = [" ".join(l.split()[1:7]) for l in p.stdout.splitlines() if l.lstrip().startswith("worse")]
