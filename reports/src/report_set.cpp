@@ -2,16 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 #include <unordered_set>
+
+#include "core/input_file.hpp"
 
 namespace gpuconform {
 
@@ -40,40 +36,13 @@ nlohmann::json report_detail(const nlohmann::json& doc) {
 
 namespace {
 
-// Reads a whole regular file. Opened non-blocking so that a FIFO named *.json cannot hang us,
-// and checked with fstat on the open descriptor, so nothing is swapped in between.
+// A report is read as every input file is (core/input_file), within the report's own bound.
 bool read_regular_file(const std::string& path, std::string& text, std::string& error) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        error = std::string("cannot open: ") + std::strerror(errno);
+    std::optional<std::string> read = read_input_file(path, k_max_report_bytes, error);
+    if (!read) {
         return false;
     }
-    struct stat st {};
-    bool ok = ::fstat(fd, &st) == 0;
-    if (!ok || !S_ISREG(st.st_mode)) {
-        error = ok ? "not a regular file (a FIFO, device or socket is never read)" : std::strerror(errno);
-        ::close(fd);
-        return false;
-    }
-    if (static_cast<std::size_t>(st.st_size) > k_max_report_bytes) {
-        error = "larger than " + std::to_string(k_max_report_bytes >> 20) + " MiB";
-        ::close(fd);
-        return false;
-    }
-    text.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            break;
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    text.resize(done);  // a file that shrank while read is judged on what was there
+    text = std::move(*read);
     if (text.empty()) {
         error = "empty file";
         return false;

@@ -10,6 +10,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/input_file.hpp"
 #include "core/nearest_name.hpp"
 
 namespace gpuconform {
@@ -154,13 +155,12 @@ ToleranceTable parse_tolerances(const std::string& text, const std::string& file
 }
 
 ToleranceTable load_tolerances(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw std::runtime_error(path + ": cannot read");
+    std::string error;
+    const std::optional<std::string> text = read_input_file(path, k_max_config_bytes, error);
+    if (!text) {
+        throw std::runtime_error(path + ": cannot read: " + error);
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_tolerances(text.str(), path);
+    return parse_tolerances(*text, path);
 }
 
 }  // namespace gpuconform
