@@ -11,6 +11,7 @@
 #include "core/input_file.hpp"
 #include "core/nearest_name.hpp"
 #include "core/profile_keys.hpp"
+#include "core/yaml_document.hpp"
 
 namespace gpuconform {
 
@@ -141,9 +142,9 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
     const auto read = [&]() -> Profile {
         YAML::Node root;
         try {
-            root = YAML::Load(text);
-        } catch (const YAML::ParserException& e) {
-            throw ProfileError(fmt::format("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg));
+            root = load_one_yaml_document(text, source);
+        } catch (const YamlDocumentError& e) {
+            throw ProfileError(e.what());
         }
         Profile p;
         p.m_sources.push_back(source);

@@ -12,6 +12,7 @@
 
 #include "core/input_file.hpp"
 #include "core/nearest_name.hpp"
+#include "core/yaml_document.hpp"
 
 namespace gpuconform {
 
@@ -122,12 +123,7 @@ ToleranceRule read_rule(const std::string& file, const YAML::Node& n) {
 
 ToleranceTable parse_tolerances(const std::string& text, const std::string& file) {
     ToleranceTable table;
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        throw std::runtime_error(file + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-    }
+    const YAML::Node root = load_one_yaml_document(text, file);
     if (root.IsNull()) {
         return table;
     }
