@@ -13,22 +13,58 @@ namespace gpuconform {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Members of `object` that are not null: a view's value(key, fallback) then gets its fallback
+// instead of throwing on a null the writer put there for "not known".
+nlohmann::json without_nulls(const nlohmann::json& object) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : object.items()) {
+        if (!value.is_null()) {
+            out[key] = value;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+// Only what read_report_file type-checked reaches the HTML page: the scan refused wrong types in
+// the fields kept here, and what it merely skips (a measurement that is no object, a list that is
+// no list) is dropped, so no view meets a type it does not expect.
 nlohmann::json report_detail(const nlohmann::json& doc) {
     nlohmann::json results = nlohmann::json::array();
     for (const auto& r : doc.value("results", nlohmann::json::array())) {
         nlohmann::json keep = nlohmann::json::object();
-        for (const char* k : {"id", "backend", "device", "status", "summary", "remediation", "measurements"}) {
+        for (const char* k : {"id", "backend", "device", "status", "summary", "remediation"}) {
             if (r.contains(k)) {
                 keep[k] = r[k];
             }
         }
-        if (r.contains("facts") && r["facts"].is_object() && r["facts"].contains("timeline")) {
+        keep["measurements"] = nlohmann::json::array();
+        if (r.contains("measurements") && r["measurements"].is_array()) {
+            for (const auto& m : r["measurements"]) {
+                if (m.is_object()) {
+                    keep["measurements"].push_back(without_nulls(m));
+                }
+            }
+        }
+        if (r.contains("facts") && r["facts"].is_object() && r["facts"].contains("timeline") &&
+            r["facts"]["timeline"].is_array()) {
             keep["timeline"] = r["facts"]["timeline"];
         }
         results.push_back(std::move(keep));
     }
+    nlohmann::json environment = doc.value("environment", nlohmann::json::object());
+    if (environment.contains("pci_gpus") && environment["pci_gpus"].is_array()) {
+        nlohmann::json gpus = nlohmann::json::array();
+        for (const auto& g : environment["pci_gpus"]) {
+            gpus.push_back(without_nulls(g));
+        }
+        environment["pci_gpus"] = std::move(gpus);
+    }
     return {{"run_id", doc.value("/run/id"_json_pointer, "")},
-            {"environment", doc.value("environment", nlohmann::json::object())},
+            {"environment", std::move(environment)},
             {"backends", doc.value("backends", nlohmann::json::array())},
             {"devices", doc.value("devices", nlohmann::json::array())},
             {"results", std::move(results)}};
