@@ -214,6 +214,8 @@ TEST(DiffTolerances, BadFilesAreRefusedWithFileAndLine) {
         {"measurements:\n  - {match: x, tolerance: 1e9}\n", "t.yaml:2: tolerance 1e+09 means 1e+11 %"},
         {"? [a, b]\n: 1\n", "t.yaml:1: a key must be a plain word"},
         {"measurements:\n  - {? {a: 1} : x}\n", "t.yaml:2: a key must be a plain word"},
+        // a second document was dropped without a word
+        {"default: 0.5\n---\ndefault: 0.01\n", "t.yaml:2: a second YAML document"},
     };
     for (const auto& [text, message] : bad) {
         try {

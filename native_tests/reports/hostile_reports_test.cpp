@@ -9,10 +9,13 @@
 #include <functional>
 #include <set>
 
+#include "matrix.hpp"
+#include "render_html.hpp"
 #include "render_report.hpp"
 #include "report_builder.hpp"
 #include "report_scan.hpp"
 #include "report_set.hpp"
+#include "fleet.hpp"
 
 namespace gpuconform {
 namespace {
@@ -104,6 +107,71 @@ TEST(HostileReports, MatrixDiffAndRenderAcceptAndRejectTheSameFiles) {
     std::string error;
     EXPECT_FALSE(load_report(dir.string(), error));
     EXPECT_NE(error.find("folder"), std::string::npos) << error;
+    fs::remove_all(dir);
+}
+
+// The HTML drill-down reads facts.timeline, environment.pci_gpus and each measurement from the
+// documents of its detailed runs; wrong types there aborted `matrix -f html` (uncaught type_error)
+// while the other views went on. The one reader now refuses them by name, so every view rejects
+// the same file; what it merely skips (a measurement that is no object) never reaches a chart.
+TEST(HostileReports, FieldsTheHtmlPageReadsAreCheckedByTheOneReader) {
+    const auto overlap = [](nlohmann::json v) {
+        return [v](nlohmann::json& d) { d["results"][1]["facts"]["timeline"] = v; };
+    };
+    const auto pci = [](nlohmann::json v) { return [v](nlohmann::json& d) { d["environment"]["pci_gpus"] = v; }; };
+    const std::vector<TypeCase> rejected = {
+        {"timeline a string", overlap("x"), "timeline"},
+        {"timeline label a number", overlap({{{"label", 5}, {"start_ms", 0}, {"end_ms", 1}}}), "label"},
+        {"timeline start a string", overlap({{{"label", "a"}, {"start_ms", "0"}, {"end_ms", 1}}}), "start_ms"},
+        {"timeline entry a number", overlap({5}), "timeline"},
+        {"pci_gpus an object", pci({{"a", 1}}), "pci_gpus"},
+        {"pci_gpus entry a number", pci({5}), "pci_gpus"},
+        {"link speed a string", pci({{{"vendor", "nvidia"}, {"current_speed_gts", "fast"}, {"current_width", 16}}}),
+         "current_speed_gts"},
+        {"link width a string", pci({{{"vendor", "nvidia"}, {"current_speed_gts", 16.0}, {"current_width", "x16"}}}),
+         "current_width"},
+    };
+    const std::vector<TypeCase> skipped = {
+        {"measurements an object",
+         [](auto& d) {
+             d["results"][1]["measurements"] = {{"a", 1}};
+         },
+         ""},
+        {"measurement a number",
+         [](auto& d) {
+             d["results"][1]["measurements"] = {5, "x"};
+         },
+         ""},
+        {"link speed unknown (null, as the writer writes it)",
+         pci({{{"vendor", "nvidia"}, {"current_speed_gts", nullptr}, {"current_width", nullptr}}}), ""},
+        {"timeline null", overlap(nullptr), ""},
+    };
+    const fs::path dir = fresh_dir("html");
+    std::size_t n = 0;
+    for (const auto* cases : {&rejected, &skipped}) {
+        for (const auto& c : *cases) {
+            auto doc = good_report();
+            doc["run"]["id"] = "run-" + std::to_string(++n);
+            doc["results"][1]["device"] = 0;
+            c.spoil(doc);
+            std::ofstream(dir / (std::to_string(n) + ".json")) << doc.dump();
+        }
+    }
+    ReadOptions o;
+    o.measurements = true;
+    o.problems = true;
+    o.detail_runs = k_html_detail_runs;
+    const ReportSet set = read_reports({dir.string()}, o);
+    EXPECT_EQ(set.runs.size(), skipped.size());
+    ASSERT_EQ(set.rejected.size(), rejected.size());
+    for (const auto& r : set.rejected) {
+        const std::size_t i = std::stoul(fs::path(r.path).stem().string()) - 1;
+        ASSERT_LT(i, rejected.size()) << r.path << ": " << r.reason;
+        EXPECT_NE(r.reason.find(rejected[i].reason), std::string::npos) << rejected[i].what << ": " << r.reason;
+    }
+    const Matrix m = build_matrix(set, {GroupKey::Distro, GroupKey::Gpu});
+    EXPECT_NO_THROW((void)render_html(m, set));
+    EXPECT_NO_THROW((void)render_acceptance_html(build_fleet(set), m, set));
     fs::remove_all(dir);
 }
 

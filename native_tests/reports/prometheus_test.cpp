@@ -2,6 +2,11 @@
 // in one info series, bounded label values.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
 #include "prometheus_names.hpp"
 #include "render_prometheus.hpp"
 #include "report_builder.hpp"
@@ -64,6 +69,42 @@ TEST(PrometheusReport, RunMetricsAndOneInfoSeries) {
         ++distro_labels;
     }
     EXPECT_EQ(distro_labels, 1u);
+}
+
+}  // namespace
+}  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+// HELP text per the exposition format: a newline in a measurement name forged a series that
+// promtool accepted, and a raw backslash made the textfile collector drop the whole file.
+TEST(PrometheusHelp, NewlinesAndBackslashesInHelpAreEscaped) {
+    const auto report =
+        test::make_report("run-1", "node1", "Debian", "NVIDIA H200",
+                          {{"async.copy.bw", "info", 0, {{"bw\ngpuconform_forged 1\n# x", 1.5}, {"a\\b\\", 2.5}}}});
+    const std::string text = render_report_prometheus(report);
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        EXPECT_NE(line.rfind("gpuconform_forged", 0), 0u) << text;
+        if (line.rfind("# HELP ", 0) == 0) {
+            for (std::size_t i = 0; i < line.size(); ++i) {
+                if (line[i] == '\\') {
+                    ASSERT_LT(i + 1, line.size()) << line;
+                    EXPECT_TRUE(line[i + 1] == '\\' || line[i + 1] == 'n') << line;
+                    ++i;
+                }
+            }
+        }
+    }
+    EXPECT_NE(text.find("bw\\ngpuconform_forged 1\\n# x of async.copy.bw"), std::string::npos) << text;
+    if (std::system("command -v promtool >/dev/null 2>&1") != 0) {
+        GTEST_SKIP() << "no promtool (apt-get install prometheus) to check the file as a scraper would";
+    }
+    const std::string path = ::testing::TempDir() + "gpuconform-help.prom";
+    std::ofstream(path) << text;
+    EXPECT_EQ(std::system(("promtool check metrics < " + path + " >/dev/null 2>&1").c_str()), 0) << text;
+    std::remove(path.c_str());
 }
 
 }  // namespace

@@ -89,6 +89,26 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
         "SIGHUP; the partial report is written).");
 }
 
+// One rule for every value of every subcommand's options and arguments: an empty one (or only
+// commas) is bad usage. A script's `--only "$CHECKS"` with the variable unset would otherwise
+// select everything, since the comma lists drop empty items.
+void refuse_empty_values(CLI::App& app) {
+    const CLI::Validator not_empty(
+        [](std::string& value) {
+            return value.find_first_not_of(", \t") == std::string::npos
+                       ? std::string("the value is empty (an unset variable?)")
+                       : std::string();
+        },
+        "", "");
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        for (CLI::Option* opt : sub->get_options()) {
+            if (opt->get_type_size() != 0) {  // flags take no value
+                opt->check(not_empty);
+            }
+        }
+    }
+}
+
 // CLI11 takes an unknown first word for a stray argument ("A subcommand is required"): name it.
 std::string unknown_command(const CLI::App& app, const std::string& word) {
     std::vector<std::string> names;
@@ -165,6 +185,17 @@ std::string run_request_problem(const RunRequest& req) {
         if (!is_sim_fault(f)) {
             return fmt::format("unknown fault '{}' (see `gpuconform selftest --list-faults`)", f);
         }
+        // NAME@K on a device the simulated backend will not have would be refused by the module
+        // only after the run started, and the run would pass without the fault.
+        if (const auto at = f.find('@'); at != std::string::npos) {
+            const std::string index = f.substr(at + 1);
+            if (index.size() > 6 || std::stoi(index) >= req.sim_devices) {
+                return fmt::format(
+                    "--fault {} names device {}, but the simulated backend has {} device{} "
+                    "(--sim-devices)",
+                    f, index, req.sim_devices, req.sim_devices == 1 ? "" : "s");
+            }
+        }
     }
     return "";
 }
@@ -187,8 +218,8 @@ CommandLine::CommandLine(bool run_rollups) {
     profile->add_option("--prefix", profile_prefix,
                         "Only check ids starting with this (framework. is what the pytest layer reads)");
     profile->footer(
-        "Exit status: 0 the layers were printed; 1 standard output could not be written; 2 a profile file "
-        "does not parse or holds a bad value (with file, line and field).");
+        "Exit status: 0 the layers were printed; 2 a profile file does not parse or holds a bad value (with "
+        "file, line and field), or standard output could not be written.");
 
     auto* self =
         app.add_subcommand("selftest", "Prove, on the simulated backend, that every device check catches its fault");
@@ -200,6 +231,7 @@ CommandLine::CommandLine(bool run_rollups) {
         "usage (an --only-fault that names no scenario).");
 
     add_rollup_commands(app, rollup_exit, run_rollups);
+    refuse_empty_values(app);
 }
 
 std::optional<int> parse_command_line(CommandLine& cl, int argc, const char* const* argv, std::ostream& out,
@@ -229,6 +261,14 @@ std::optional<int> parse_command_line(CommandLine& cl, int argc, const char* con
         req.command_line.assign(argv, argv + argc);
         if (const auto error = run_request_problem(req); !error.empty()) {
             err << "gpuconform run: " << error << "\n";
+            return 2;
+        }
+    }
+    if (cl.app.got_subcommand("list") && !cl.list_layer.empty()) {
+        const auto& known = known_layers();
+        if (std::find(known.begin(), known.end(), cl.list_layer) == known.end()) {
+            err << "gpuconform list: unknown layer '" << cl.list_layer
+                << "' (layers: host, runtime, async, framework)\n";
             return 2;
         }
     }

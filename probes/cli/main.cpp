@@ -4,6 +4,8 @@
 
 #include <csignal>
 #include <cstdio>
+#include <functional>
+#include <system_error>
 #include <iostream>
 
 #include "cli/command_line.hpp"
@@ -42,11 +44,25 @@ int print_profile(const std::vector<std::string>& files, const std::string& pref
         return 2;
     }
     fmt::print("{}\n", profile.layers_json(prefix).dump(1));
-    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
-        fmt::print(stderr, "gpuconform profile: cannot write to standard output\n");
-        return 1;
-    }
     return 0;
+}
+
+// What a command printed reached standard output, or exit 2 saying it did not: fmt::print
+// throws on a failed write (a full disk, a closed pipe) and stdio may still hold the rest.
+int with_output_checked(const char* command, const std::function<int()>& body) {
+    int code = 0;
+    try {
+        code = body();
+    } catch (const std::system_error& e) {  // std::fprintf: a failing stderr must not throw as well
+        std::fprintf(stderr, "gpuconform %s: cannot write to standard output: %s\n", command,
+                     e.code().message().c_str());
+        return 2;
+    }
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+        std::fprintf(stderr, "gpuconform %s: cannot write to standard output\n", command);
+        return 2;
+    }
+    return code;
 }
 
 }  // namespace
@@ -62,17 +78,22 @@ int main(int argc, char** argv) {
         return gpuconform::run_suite(cl.run);
     }
     if (cl.app.got_subcommand("list")) {
-        return list_checks(cl.list_layer, cl.list_json);
+        return with_output_checked("list", [&] { return list_checks(cl.list_layer, cl.list_json); });
     }
     if (cl.app.got_subcommand("version")) {
-        fmt::print("gpuconform {}\npackage {}\nbuild {}\n", GPUCONFORM_VERSION, GPUCONFORM_PACKAGE_VERSION,
-                   GPUCONFORM_BUILD_INFO);
-        return 0;
+        return with_output_checked("version", [] {
+            fmt::print("gpuconform {}\npackage {}\nbuild {}\n", GPUCONFORM_VERSION, GPUCONFORM_PACKAGE_VERSION,
+                       GPUCONFORM_BUILD_INFO);
+            return 0;
+        });
     }
     if (cl.app.got_subcommand("profile")) {
-        return print_profile(cl.profile_files, cl.profile_prefix);
+        return with_output_checked("profile", [&] { return print_profile(cl.profile_files, cl.profile_prefix); });
     }
     if (cl.app.got_subcommand("selftest")) {
+        if (cl.selftest.list_faults) {
+            return with_output_checked("selftest", [&] { return gpuconform::run_selftest(cl.selftest); });
+        }
         return gpuconform::run_selftest(cl.selftest);
     }
     return cl.rollup_exit;

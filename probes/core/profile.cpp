@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "core/input_file.hpp"
 #include "core/nearest_name.hpp"
 #include "core/profile_keys.hpp"
+#include "core/yaml_document.hpp"
 
 namespace gpuconform {
 
@@ -142,9 +142,9 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
     const auto read = [&]() -> Profile {
         YAML::Node root;
         try {
-            root = YAML::Load(text);
-        } catch (const YAML::ParserException& e) {
-            throw ProfileError(fmt::format("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg));
+            root = load_one_yaml_document(text, source);
+        } catch (const YamlDocumentError& e) {
+            throw ProfileError(e.what());
         }
         Profile p;
         p.m_sources.push_back(source);
@@ -247,13 +247,12 @@ nlohmann::json Profile::layers_json(const std::string& prefix) const {
 }
 
 Profile Profile::load_file(const std::string& path, const std::set<std::string>& known) {
-    std::ifstream in(path);
-    if (!in) {
-        throw ProfileError(fmt::format("{}: cannot read profile", path));
+    std::string error;
+    const std::optional<std::string> text = read_input_file(path, k_max_config_bytes, error);
+    if (!text) {
+        throw ProfileError(fmt::format("{}: cannot read profile: {}", path, error));
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return parse(buffer.str(), path, known);
+    return parse(*text, path, known);
 }
 
 Profile Profile::builtin(const std::set<std::string>& known) {

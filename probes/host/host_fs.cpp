@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/proc_file.hpp"
+
 namespace gpuconform {
 
 namespace fs = std::filesystem;
@@ -21,16 +23,7 @@ std::string under_root(const std::string& root, const std::string& path) {
 }
 
 std::optional<std::string> read_text(const std::string& root, const std::string& path) {
-    std::ifstream in(under_root(root, path));
-    if (!in) {
-        return std::nullopt;
-    }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) {
-        return std::nullopt;
-    }
-    return buffer.str();
+    return read_proc_file(under_root(root, path));
 }
 
 std::string trim(const std::string& s) {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/proc_file.hpp"
+
 extern char** environ;
 
 namespace gpuconform {
@@ -125,7 +127,7 @@ std::vector<InstrumentationSeen> detect_instrumentation(const ProcessView& view)
 
 std::vector<InstrumentationSeen> collect_instrumentation() {
     ProcessView view;
-    std::ifstream maps("/proc/self/maps");
+    std::istringstream maps(read_proc_file("/proc/self/maps").value_or(""));
     for (std::string line; std::getline(maps, line) && view.mapped.size() < 4096;) {
         const auto slash = line.find('/');
         if (slash != std::string::npos) {
@@ -142,14 +144,14 @@ std::vector<InstrumentationSeen> collect_instrumentation() {
             view.environment.emplace(entry.substr(0, eq), entry.substr(eq + 1));
         }
     }
-    std::ifstream status("/proc/self/status");
+    std::istringstream status(read_proc_file("/proc/self/status").value_or(""));
     for (std::string line; std::getline(status, line);) {
         if (line.starts_with("TracerPid:")) {
             std::istringstream in(line.substr(10));
             long pid = 0;
             in >> pid;
             if (pid > 0) {
-                std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+                std::istringstream comm(read_proc_file("/proc/" + std::to_string(pid) + "/comm").value_or(""));
                 std::getline(comm, view.tracer);
                 view.tracer = view.tracer.empty() ? "pid " + std::to_string(pid) : view.tracer;
             }

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/proc_file.hpp"
 #include "core/utf8.hpp"
 #include "occupancy/proc_names.hpp"
 
@@ -36,9 +37,9 @@ std::vector<int> numeric_entries(const std::string& dir) {
 }
 
 // Parent pid from /proc/<pid>/stat: the field after the command, which may hold spaces and ')'.
+// A process that exits meanwhile is simply not in the tree.
 std::optional<int> parent_of(const std::string& root, int pid) {
-    std::ifstream in(fmt::format("{}/proc/{}/stat", root == "/" ? "" : root, pid));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = read_proc_file(fmt::format("{}/proc/{}/stat", root == "/" ? "" : root, pid)).value_or("");
     const auto close = text.rfind(')');
     if (close == std::string::npos) {
         return std::nullopt;
@@ -55,10 +56,8 @@ std::optional<int> parent_of(const std::string& root, int pid) {
 }  // namespace
 
 std::string process_name(const std::string& root, int pid) {
-    std::ifstream in(fmt::format("{}/proc/{}/comm", root == "/" ? "" : root, pid));
-    std::string name;
-    std::getline(in, name);
-    return to_valid_utf8(name);
+    const std::string text = read_proc_file(fmt::format("{}/proc/{}/comm", root == "/" ? "" : root, pid)).value_or("");
+    return to_valid_utf8(text.substr(0, text.find('\n')));
 }
 
 void merge_process(std::vector<OtherProcess>& list, const OtherProcess& p) {

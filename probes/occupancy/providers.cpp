@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/proc_file.hpp"
 #include "occupancy/occupancy.hpp"
 #include "occupancy/proc_names.hpp"
 
@@ -20,7 +21,7 @@ namespace {
 std::string prefix(const std::string& root) { return root == "/" ? "" : root; }
 
 std::optional<double> read_number(const std::string& path) {
-    std::ifstream in(path);
+    std::istringstream in(read_proc_file(path).value_or(""));
     double v = 0;
     if (in >> v) {
         return v;
@@ -156,7 +157,8 @@ std::vector<std::string> device_nodes_of(const std::string& root, const std::str
     }
     if (backend == "cuda") {
         // "Device Minor: 0" (https://download.nvidia.com/XFree86/Linux-x86_64/580.95.05/README/procinterface.html)
-        std::ifstream in(fmt::format("{}/proc/driver/nvidia/gpus/{}/information", prefix(root), bdf));
+        std::istringstream in(
+            read_proc_file(fmt::format("{}/proc/driver/nvidia/gpus/{}/information", prefix(root), bdf)).value_or(""));
         for (std::string line; std::getline(in, line);) {
             if (line.rfind("Device Minor:", 0) == 0) {
                 out.push_back("/dev/nvidia" + std::to_string(std::stoi(line.substr(13))));

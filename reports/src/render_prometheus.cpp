@@ -43,7 +43,7 @@ public:
     std::string text() const {
         std::string out;
         for (const auto& [metric, f] : m_families) {
-            out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n{}", metric, f.help, metric, f.samples);
+            out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n{}", metric, prometheus_help(f.help), metric, f.samples);
         }
         return out;
     }

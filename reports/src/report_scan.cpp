@@ -90,8 +90,8 @@ private:
 
 constexpr std::array<std::string_view, 7> k_top_keys{"schema",      "schema_version", "run",   "results",
                                                      "environment", "backends",       "causes"};
-constexpr std::array<std::string_view, 8> k_result_keys{"id",          "status",       "backend", "device",
-                                                        "disturbance", "measurements", "summary", "remediation"};
+constexpr std::array<std::string_view, 9> k_result_keys{
+    "id", "status", "backend", "device", "disturbance", "measurements", "summary", "remediation", "facts"};
 constexpr std::array<std::string_view, 9> k_measurement_keys{"name", "unit",      "value", "min",    "max",
                                                              "n",    "direction", "role",  "samples"};
 
@@ -202,11 +202,59 @@ private:
                 set_group(GroupKey::Distro, text_at(field.value, "pretty_name"));
             } else if (key == "torch") {
                 set_group(GroupKey::Torch, text_at(field.value, "version"));
-            } else if (key == "pci_gpus" && field.value.is_array()) {
-                for (const dom::element gpu : as_array(field.value)) {
-                    if (m_pci_vendor.empty()) {
-                        m_pci_vendor = text_at(gpu, "vendor");
-                    }
+            } else if (key == "pci_gpus") {
+                read_pci_gpus(field.value);
+            }
+        }
+    }
+    // The HTML page draws each GPU's link: a wrong type here is refused, never left to a view.
+    void read_pci_gpus(dom::element list) {
+        if (list.is_null()) {
+            return;
+        }
+        if (!list.is_array()) {
+            type_error("environment.pci_gpus", list.type(), "an array");
+        }
+        for (const dom::element gpu : as_array(list)) {
+            if (!gpu.is_object()) {
+                type_error("environment.pci_gpus.#", gpu.type(), "an object");
+            }
+            for (const char* key : {"current_speed_gts", "current_width", "max_speed_gts", "max_width"}) {
+                optional_number(gpu, key, "environment.pci_gpus.#.");
+            }
+            if (m_pci_vendor.empty()) {
+                m_pci_vendor = text_at(gpu, "vendor");
+            }
+        }
+    }
+    // A member that is absent, null or a number; anything else is refused.
+    void optional_number(dom::element object, const char* key, const char* where) const {
+        dom::element v;
+        if (object.at_key(key).get(v) == simdjson::SUCCESS && !v.is_null() && !is_number(v.type())) {
+            type_error(std::string(where) + key, v.type(), "a number");
+        }
+    }
+    // facts.timeline, drawn by the HTML page: intervals of a label and a start and end in ms.
+    void read_facts(dom::element facts) {
+        dom::element timeline;
+        if (!facts.is_object() || facts.at_key("timeline").get(timeline) != simdjson::SUCCESS || timeline.is_null()) {
+            return;
+        }
+        if (!timeline.is_array()) {
+            type_error("results.#.facts.timeline", timeline.type(), "an array");
+        }
+        for (const dom::element interval : as_array(timeline)) {
+            if (!interval.is_object()) {
+                type_error("results.#.facts.timeline.#", interval.type(), "an object");
+            }
+            dom::element label;
+            if (interval.at_key("label").get(label) == simdjson::SUCCESS) {
+                (void)text("results.#.facts.timeline.#.label", label);
+            }
+            for (const char* key : {"start_ms", "end_ms"}) {
+                dom::element v;
+                if (interval.at_key(key).get(v) == simdjson::SUCCESS && !is_number(v.type())) {
+                    type_error(std::string("results.#.facts.timeline.#.") + key, v.type(), "a number");
                 }
             }
         }
@@ -276,6 +324,8 @@ private:
                 for (const dom::element m : as_array(field.value)) {
                     read_measurement(m, result);
                 }
+            } else if (key == "facts") {
+                read_facts(field.value);
             }
         }
         const auto parsed = status_from_string(status);

@@ -2,37 +2,69 @@
 
 #include <algorithm>
 #include <atomic>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 #include <unordered_set>
+
+#include "core/input_file.hpp"
 
 namespace gpuconform {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Members of `object` that are not null: a view's value(key, fallback) then gets its fallback
+// instead of throwing on a null the writer put there for "not known".
+nlohmann::json without_nulls(const nlohmann::json& object) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : object.items()) {
+        if (!value.is_null()) {
+            out[key] = value;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+// Only what read_report_file type-checked reaches the HTML page: the scan refused wrong types in
+// the fields kept here, and what it merely skips (a measurement that is no object, a list that is
+// no list) is dropped, so no view meets a type it does not expect.
 nlohmann::json report_detail(const nlohmann::json& doc) {
     nlohmann::json results = nlohmann::json::array();
     for (const auto& r : doc.value("results", nlohmann::json::array())) {
         nlohmann::json keep = nlohmann::json::object();
-        for (const char* k : {"id", "backend", "device", "status", "summary", "remediation", "measurements"}) {
+        for (const char* k : {"id", "backend", "device", "status", "summary", "remediation"}) {
             if (r.contains(k)) {
                 keep[k] = r[k];
             }
         }
-        if (r.contains("facts") && r["facts"].is_object() && r["facts"].contains("timeline")) {
+        keep["measurements"] = nlohmann::json::array();
+        if (r.contains("measurements") && r["measurements"].is_array()) {
+            for (const auto& m : r["measurements"]) {
+                if (m.is_object()) {
+                    keep["measurements"].push_back(without_nulls(m));
+                }
+            }
+        }
+        if (r.contains("facts") && r["facts"].is_object() && r["facts"].contains("timeline") &&
+            r["facts"]["timeline"].is_array()) {
             keep["timeline"] = r["facts"]["timeline"];
         }
         results.push_back(std::move(keep));
     }
+    nlohmann::json environment = doc.value("environment", nlohmann::json::object());
+    if (environment.contains("pci_gpus") && environment["pci_gpus"].is_array()) {
+        nlohmann::json gpus = nlohmann::json::array();
+        for (const auto& g : environment["pci_gpus"]) {
+            gpus.push_back(without_nulls(g));
+        }
+        environment["pci_gpus"] = std::move(gpus);
+    }
     return {{"run_id", doc.value("/run/id"_json_pointer, "")},
-            {"environment", doc.value("environment", nlohmann::json::object())},
+            {"environment", std::move(environment)},
             {"backends", doc.value("backends", nlohmann::json::array())},
             {"devices", doc.value("devices", nlohmann::json::array())},
             {"results", std::move(results)}};
@@ -40,40 +72,13 @@ nlohmann::json report_detail(const nlohmann::json& doc) {
 
 namespace {
 
-// Reads a whole regular file. Opened non-blocking so that a FIFO named *.json cannot hang us,
-// and checked with fstat on the open descriptor, so nothing is swapped in between.
+// A report is read as every input file is (core/input_file), within the report's own bound.
 bool read_regular_file(const std::string& path, std::string& text, std::string& error) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        error = std::string("cannot open: ") + std::strerror(errno);
+    std::optional<std::string> read = read_input_file(path, k_max_report_bytes, error);
+    if (!read) {
         return false;
     }
-    struct stat st {};
-    bool ok = ::fstat(fd, &st) == 0;
-    if (!ok || !S_ISREG(st.st_mode)) {
-        error = ok ? "not a regular file (a FIFO, device or socket is never read)" : std::strerror(errno);
-        ::close(fd);
-        return false;
-    }
-    if (static_cast<std::size_t>(st.st_size) > k_max_report_bytes) {
-        error = "larger than " + std::to_string(k_max_report_bytes >> 20) + " MiB";
-        ::close(fd);
-        return false;
-    }
-    text.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            break;
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    text.resize(done);  // a file that shrank while read is judged on what was there
+    text = std::move(*read);
     if (text.empty()) {
         error = "empty file";
         return false;

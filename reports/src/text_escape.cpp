@@ -134,6 +134,22 @@ std::string prometheus_label(std::string_view s) {
     return out;
 }
 
+std::string prometheus_help(std::string_view raw) {
+    const std::string s = bounded(raw, k_max_view_bytes);
+    std::string out;
+    out.reserve(s.size());
+    for (const char c : s) {
+        if (c == '\\') {
+            out += "\\\\";
+        } else if (c == '\n') {
+            out += "\\n";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 std::string markdown_cell(std::string_view raw) {
     const std::string flat = [&] {
         std::string t(raw.substr(0, k_max_view_bytes * 2));

@@ -28,6 +28,10 @@ std::string csv_field(std::string_view s);
 // A Prometheus label value per the text exposition format: backslash, quote and newline escaped.
 std::string prometheus_label(std::string_view s);
 
+// A Prometheus HELP text per the exposition format: backslash and newline escaped (a raw newline
+// would start a forged line; a raw backslash makes the textfile collector drop the file); bounded.
+std::string prometheus_help(std::string_view s);
+
 // Markdown table cell: pipes and HTML-significant characters escaped, newlines flattened,
 // control and bidi characters made visible, bounded length.
 std::string markdown_cell(std::string_view s);

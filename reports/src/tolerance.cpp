@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "core/input_file.hpp"
 #include "core/nearest_name.hpp"
+#include "core/yaml_document.hpp"
 
 namespace gpuconform {
 
@@ -137,12 +139,7 @@ ToleranceRule read_rule(const std::string& file, const YAML::Node& n) {
 
 ToleranceTable parse_tolerances(const std::string& text, const std::string& file) {
     ToleranceTable table;
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        throw std::runtime_error(file + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-    }
+    const YAML::Node root = load_one_yaml_document(text, file);
     if (root.IsNull()) {
         return table;
     }
@@ -170,13 +167,12 @@ ToleranceTable parse_tolerances(const std::string& text, const std::string& file
 }
 
 ToleranceTable load_tolerances(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw std::runtime_error(path + ": cannot read");
+    std::string error;
+    const std::optional<std::string> text = read_input_file(path, k_max_config_bytes, error);
+    if (!text) {
+        throw std::runtime_error(path + ": cannot read: " + error);
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_tolerances(text.str(), path);
+    return parse_tolerances(*text, path);
 }
 
 }  // namespace gpuconform

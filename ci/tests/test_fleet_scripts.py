@@ -1,0 +1,118 @@
+"""Hostile input to the fleet scripts: the Slurm health check fails closed and writes what it is
+given literally; the packaged nightly passes the operator's words as written and never leaves
+an old Prometheus file standing for a night that failed; the service cannot hang for ever."""
+import configparser
+import json
+import os
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HEALTHCHECK = os.path.join(HERE, "..", "slurm", "gpuconform-healthcheck")
+NIGHTLY = os.path.join(HERE, "..", "..", "packaging", "nightly")
+SERVICE = os.path.join(HERE, "..", "..", "packaging", "gpuconform.service")
+
+
+def recording_gpuconform(tmp_path, summary="pinned H2D 9 GB/s", status="fail", rc=1, write_report=True):
+    """`run` records its arguments one per line and writes a report with one result."""
+    report = json.dumps({"results": [{"id": "async.copy.bandwidth", "status": status, "backend": "cuda",
+                                      "device": 0, "summary": summary}]})
+    (tmp_path / "report.json").write_text(report)
+    write = f'cp "{tmp_path / "report.json"}" "$out"' if write_report else ":"
+    script = tmp_path / "gpuconform"
+    script.write_text(f"""#!/bin/sh
+if [ "$1" = render ]; then
+    while [ $# -gt 0 ]; do [ "$1" = --output ] && printf 'gpuconform_check_status 1\\n' > "$2"; shift; done
+    exit 0
+fi
+printf '%s\\n' "$@" > "{tmp_path}/args"
+while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
+{write}
+exit {rc}
+""")
+    script.chmod(0o755)
+    return str(script)
+
+
+def scontrol(tmp_path, show_fails=False, state="IDLE", reason=""):
+    script = tmp_path / "scontrol"
+    show = "exit 1" if show_fails else (
+        f"printf 'NodeName=n1\\n   State={state} ThreadsPerCore=1\\n   Reason={reason} [root@2026-12-01T02:00:00]\\n'")
+    script.write_text(f"""#!/bin/sh
+if [ "$1" = show ]; then {show}
+else printf '%s\\n' "$*" >> "{tmp_path}/actions"; fi
+""")
+    script.chmod(0o755)
+    return str(script)
+
+
+def healthcheck(tmp_path, env):
+    return subprocess.run(["sh", HEALTHCHECK, "--node", "n1", "--report", str(tmp_path / "hc.json")],
+                          env=dict(os.environ, **env), check=True, capture_output=True, text=True)
+
+
+def test_healthcheck_runs_no_device_check_when_the_node_state_cannot_be_read(tmp_path):
+    env = {"SCONTROL": scontrol(tmp_path, show_fails=True),
+           "GPUCONFORM": recording_gpuconform(tmp_path, status="pass", rc=0)}
+    healthcheck(tmp_path, env)
+    args = (tmp_path / "args").read_text().splitlines()
+    assert args[args.index("--layer") + 1] == "host,runtime"
+
+
+def test_healthcheck_drain_reason_has_no_control_characters_and_keeps_backslashes(tmp_path):
+    summary = "slow\x1b[2J link\nforged\\c line\r\x07 done"
+    env = {"SCONTROL": scontrol(tmp_path), "GPUCONFORM": recording_gpuconform(tmp_path, summary=summary)}
+    out = healthcheck(tmp_path, env)
+    (line,) = (tmp_path / "actions").read_text().splitlines()
+    assert line.startswith("update NodeName=n1 State=DRAIN Reason=gpuconform: async.copy.bandwidth cuda:0: ")
+    reason = line.split("Reason=", 1)[1]
+    assert not any(ord(c) < 32 or ord(c) == 127 for c in reason), repr(reason)
+    assert "\\c line" in reason and reason.endswith("done")
+    # the log line says the same, not cut at the backslash as echo would
+    assert "\\c line" in out.stderr and "done" in out.stderr
+
+
+def nightly(tmp_path, options, gpuconform):
+    state = tmp_path / "state"
+    textfile = tmp_path / "textfile"
+    state.mkdir(exist_ok=True)
+    textfile.mkdir(exist_ok=True)
+    env = dict(os.environ, STATE_DIRECTORY=str(state), GPUCONFORM_TEXTFILE_DIR=str(textfile),
+               GPUCONFORM=gpuconform, GPUCONFORM_OPTIONS=options)
+    return subprocess.run(["sh", NIGHTLY], env=env, cwd=tmp_path, capture_output=True, text=True)
+
+
+def test_nightly_passes_quoted_words_whole_and_globs_literally(tmp_path):
+    (tmp_path / "async.match-me").write_text("")  # a glob that would expand in the working folder
+    gc = recording_gpuconform(tmp_path, status="pass", rc=0)
+    done = nightly(tmp_path, "--quick --profile '/etc/gpuconform/my profile.yaml' --only async.*", gc)
+    assert done.returncode == 0, done.stderr
+    args = (tmp_path / "args").read_text().splitlines()
+    assert args[:5] == ["run", "--quick", "--profile", "/etc/gpuconform/my profile.yaml", "--only"]
+    assert args[5] == "async.*"
+
+
+def test_nightly_refuses_options_that_do_not_parse(tmp_path):
+    gc = recording_gpuconform(tmp_path)
+    done = nightly(tmp_path, "--profile 'unbalanced", gc)
+    assert done.returncode == 2
+    assert not (tmp_path / "args").exists()
+
+
+def test_a_failed_night_leaves_no_old_prometheus_file(tmp_path):
+    (tmp_path / "textfile").mkdir()
+    old = tmp_path / "textfile" / "gpuconform.prom"
+    old.write_text("gpuconform_check_status 0\n")
+    gc = recording_gpuconform(tmp_path, rc=2, write_report=False)
+    done = nightly(tmp_path, "--quick", gc)
+    assert done.returncode == 2
+    assert not old.exists()
+
+
+def test_the_service_has_a_finite_start_timeout():
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str
+    unit.read(SERVICE)
+    timeout = unit["Service"].get("TimeoutStartSec", "")
+    assert timeout not in ("", "0", "infinity")
+    minutes = int(timeout[:-3]) if timeout.endswith("min") else int(timeout) // 60
+    assert 30 <= minutes <= 6 * 60
