@@ -104,8 +104,10 @@ TEST(MatrixExitCode, SaysCleanFailingPartialOrNothing) {
     m.cells = {{Cell{}}};
     m.cells[0][0].counts[severity(Status::Warn)] = 1;
     EXPECT_EQ(matrix_exit_code(m), 0);
+    EXPECT_EQ(matrix_exit_code(m, 1), 1) << "a node that could not be judged (an interrupted run) is never exit 0";
     m.rejected.push_back({"x.json", "empty file"});
     EXPECT_EQ(matrix_exit_code(m), 3);
+    EXPECT_EQ(matrix_exit_code(m, 1), 1);
     m.cells[0][0].counts[severity(Status::Error)] = 1;
     EXPECT_EQ(matrix_exit_code(m), 1);
 }

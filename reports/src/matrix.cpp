@@ -177,11 +177,11 @@ Matrix build_matrix(const ReportSet& set, const std::vector<GroupKey>& by) {
     return m;
 }
 
-int matrix_exit_code(const Matrix& m) {
+int matrix_exit_code(const Matrix& m, std::size_t inconclusive_nodes) {
     if (m.run_hosts.empty()) {
         return 2;
     }
-    if (m.any_failing()) {
+    if (m.any_failing() || inconclusive_nodes > 0) {
         return 1;
     }
     return m.rejected.empty() ? 0 : 3;

@@ -49,7 +49,9 @@ inline const std::vector<GroupKey> k_default_group_keys{GroupKey::Distro, GroupK
 
 Matrix build_matrix(const ReportSet& set, const std::vector<GroupKey>& by);
 
-// Roll-up exit status: 0 clean, 1 a failing cell, 2 nothing readable, 3 partial input.
-int matrix_exit_code(const Matrix& m);
+// Roll-up exit status: 0 clean, 1 a failing cell or a node that could not be judged (its verdict
+// inconclusive: interrupted, device layer never ran, every check skipped), 2 nothing readable,
+// 3 partial input. A partial run is never read as a pass, so it is never exit 0.
+int matrix_exit_code(const Matrix& m, std::size_t inconclusive_nodes = 0);
 
 }  // namespace gpuconform

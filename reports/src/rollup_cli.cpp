@@ -26,7 +26,8 @@ const std::vector<std::string> k_render_formats{"terminal",   "markdown", "csv",
                                                 "prometheus", "html",     "timings", "verdict"};
 
 const char* const k_exit_help =
-    "Exit status: 0 all inputs read and nothing failing; 1 a failing cell (matrix) or a regression (diff); "
+    "Exit status: 0 all inputs read and nothing failing; 1 a failing cell or a node that could not be judged "
+    "(matrix: an interrupted run, a device layer that never ran, every check skipped) or a regression (diff); "
     "2 bad usage or no readable report; 3 some inputs were rejected (named on stderr and in the output) "
     "but the rest showed nothing failing.";
 
@@ -152,7 +153,7 @@ int run_matrix(const MatrixOptions& o) {
         text = render_html(m, set);
     }
     const int written = write_output(text, o.output);
-    return written != 0 ? written : matrix_exit_code(m);
+    return written != 0 ? written : matrix_exit_code(m, build_fleet(set).inconclusive);
 }
 
 struct RenderOptions {
