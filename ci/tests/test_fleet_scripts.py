@@ -17,9 +17,18 @@ def recording_gpuconform(tmp_path, summary="pinned H2D 9 GB/s", status="fail", r
     report = json.dumps({"results": [{"id": "async.copy.bandwidth", "status": status, "backend": "cuda",
                                       "device": 0, "summary": summary}]})
     (tmp_path / "report.json").write_text(report)
+    # `render -f verdict` answers in gpuconform's own verdict shape (the verdict script reads it).
+    deciding = {"name": "async.copy.bandwidth cuda:0", "summary": summary}
+    verdict = {"verdict": status, "reason": summary, "deciding": deciding if status != "pass" else None,
+               "failing": [deciding] if status == "fail" else [], "inconclusive": []}
+    (tmp_path / "verdict.json").write_text(json.dumps(verdict))
     write = f'cp "{tmp_path / "report.json"}" "$out"' if write_report else ":"
     script = tmp_path / "gpuconform"
     script.write_text(f"""#!/bin/sh
+if [ "$1" = render ] && [ "$3" = verdict ]; then
+    cat "{tmp_path / "verdict.json"}"
+    exit 0
+fi
 if [ "$1" = render ]; then
     while [ $# -gt 0 ]; do [ "$1" = --output ] && printf 'gpuconform_check_status 1\\n' > "$2"; shift; done
     exit 0
