@@ -98,7 +98,7 @@ build_trixie() {
         g++ cmake make file dpkg-dev nlohmann-json3-dev libcli11-dev libfmt-dev libyaml-cpp-dev libsimdjson-dev $extra" \
         >"$dest/build.log" 2>&1 || { tail -30 "$dest/build.log"; fail "build dependencies"; }
     mkdir -p "$root/src"
-    git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp --parents -t "$root/src")
+    git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp --no-dereference --parents -t "$root/src")  # test data holds symlinks, as sysfs does
     say "building the Debian 13 packages in the trixie root"
     # The copy has no .git, so the commit for `gpuconform version` comes from here.
     # shellcheck disable=SC2046
