@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The house style and bug-pattern checks: clang-format over every tracked C++ file (.clang-format),
 # clang-tidy over the parent process's core, runner and framework code (.clang-tidy) with the
-# build's compile_commands.json. Usage: ci/lint.sh format|tidy SOURCE_DIR [BUILD_DIR]
+# build's compile_commands.json (a file that passed with the same input is not re-checked). Usage: ci/lint.sh format|tidy SOURCE_DIR [BUILD_DIR]
 # The tree is held to LLVM 14 (Debian 12's): `clang-format-14`/`clang-tidy-14` when on PATH, else
 # the plain name when it is version 14.
 #  - format with another major version is skipped (exit 77, ctest: skipped): clang-format's output
@@ -77,8 +77,9 @@ tidy)
         echo "$tool is LLVM $major: running the $(echo $k_llvm14_tidy_checks | wc -w) checks LLVM $k_llvm_major enables"
     fi
     mapfile -t files < <(git ls-files 'probes/core/*.cpp' 'probes/runner/*.cpp' 'probes/framework/*.cpp')
-    jobs="$(nproc 2>/dev/null || echo 2)"
-    printf '%s\n' "${files[@]}" | xargs -P "$jobs" -n 4 "$tool" -p "$build" --quiet "${checks[@]}" 2>/dev/null
+    # A file whose exact input (preprocessed text, flags, configuration, tool) passed before is not
+    # checked again (ci/tidy_cached.py); a finding is reported on every run.
+    python3 "$src/ci/tidy_cached.py" "$tool" "$build" "$src" "${checks[@]}" -- "${files[@]}"
     echo "${#files[@]} files pass .clang-tidy ($tool, LLVM $major)"
     ;;
 *)
