@@ -142,6 +142,13 @@ gpuconform_setup() {
     else
         echo "gpuconform: bringing $GPUCONFORM_BUILD up to date ($what)" >&2
     fi
+    # A compiler cache when the machine has one: paths are taken relative to the checkout, so
+    # another clone of the same tree (a CI checkout) reuses what this one compiled.
+    local launcher=""
+    if command -v ccache >/dev/null 2>&1 && [ "${GPUCONFORM_CCACHE:-1}" != 0 ]; then
+        export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$GPUCONFORM_ROOT}"
+        launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache"
+    fi
     local started=$SECONDS log="$GPUCONFORM_BUILD/build.log"
     mkdir -p "$GPUCONFORM_BUILD"
     # The compiler's lines go to build.log; a line a minute says it is still going; a failure
@@ -149,7 +156,7 @@ gpuconform_setup() {
     (while sleep 60; do echo "gpuconform: still building ($(( (SECONDS - started) / 60 )) min so far; $log)" >&2; done) &
     local ticker=$!
     local rc=0
-    { cmake -S "$GPUCONFORM_ROOT" -B "$GPUCONFORM_BUILD" -DCMAKE_BUILD_TYPE=Release $tests_arg ${GPUCONFORM_CMAKE_ARGS:-} &&
+    { cmake -S "$GPUCONFORM_ROOT" -B "$GPUCONFORM_BUILD" -DCMAKE_BUILD_TYPE=Release $tests_arg $launcher ${GPUCONFORM_CMAKE_ARGS:-} &&
         cmake --build "$GPUCONFORM_BUILD" -j "$jobs" "${target[@]}"; } >"$log" 2>&1 || rc=$?
     kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null || true
     if [ "$rc" -ne 0 ]; then
