@@ -9,3 +9,8 @@ foreach(_engine sqlite postgresql)
   set_tests_properties(reports.store_views_${_engine} PROPERTIES
     LABELS "store;reports" SKIP_REGULAR_EXPRESSION "SKIPPED:" TIMEOUT 600)
 endforeach()
+# Planted problems in a generated fleet: one slow GPU among eight, one driver change; exactly those named.
+add_test(NAME reports.store_planted_outliers
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/planted_outliers.py $<TARGET_FILE:gpuconform>
+          ${CMAKE_SOURCE_DIR}/reports/samples/ubuntu24.04-h200-2026-12-02-verdict/readme.json)
+set_tests_properties(reports.store_planted_outliers PROPERTIES LABELS "store;reports" TIMEOUT 600)
