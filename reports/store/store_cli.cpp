@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "baselines.hpp"
+#include "drift.hpp"
 #include "ingest.hpp"
 #include "schema.hpp"
 #include "store_read.hpp"
@@ -111,6 +112,18 @@ int run_outliers(const JudgeOptions& o) {
     }
 }
 
+int run_drift(const std::string& location, const DriftSettings& settings) {
+    try {
+        const auto db = open_store(location);
+        const nlohmann::json found = find_drift(*db, settings);
+        std::cout << found.dump(2) << "\n";
+        return found.empty() ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "gpuconform store drift: " << e.what() << "\n";
+        return 2;
+    }
+}
+
 }  // namespace
 
 ReportSet read_store_set(const StoreQuery& query, const ReadOptions& options) {
@@ -161,6 +174,20 @@ void add_store_command(CLI::App& app, int& exit_code, bool run) {
     outliers->add_option("--threshold", judge->settings.threshold, "spreads off the baseline that make an outlier")
         ->capture_default_str();
     outliers->callback([judge, &exit_code, run] { exit_code = run ? run_outliers(*judge) : 0; });
+
+    auto drift_store = std::make_shared<std::string>();
+    auto drift = std::make_shared<DriftSettings>();
+    CLI::App* drift_cmd = store->add_subcommand(
+        "drift",
+        "Per node and key figure over the last N nights: a steady decline beyond noise (Theil-Sen; JSON; "
+        "exit 1 when any)");
+    drift_cmd->add_option("--store", *drift_store, k_location_help)->required();
+    drift_cmd->add_option("--nights", drift->nights, "nights back from the newest run")->capture_default_str();
+    drift_cmd->add_option("--host", drift->host, "one node only");
+    drift_cmd->add_option("--min-decline", drift->min_decline, "total decline over the window that is named (share)")
+        ->capture_default_str();
+    drift_cmd->callback(
+        [drift_store, drift, &exit_code, run] { exit_code = run ? run_drift(*drift_store, *drift) : 0; });
 
     auto location = std::make_shared<std::string>();
     CLI::App* info = store->add_subcommand("info", "The store's schema version, runs, hosts and time span (JSON)");
