@@ -14,6 +14,7 @@ gpuconform_needs() {
         "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp" "libcli11-dev:/usr/include/CLI/CLI.hpp"
         "libfmt-dev:/usr/include/fmt/format.h" "libyaml-cpp-dev:/usr/include/yaml-cpp/yaml.h"
         "libsimdjson-dev:/usr/include/simdjson.h"
+        "libsqlite3-dev:/usr/include/sqlite3.h" "libpq-dev:/usr/include/postgresql/libpq-fe.h"
     )
     [ "$mode" = tests ] && table+=("libgtest-dev:/usr/include/gtest/gtest.h")
     for entry in "${table[@]}"; do
@@ -43,6 +44,7 @@ k_gpuconform_test_tools=(
     "python3-selenium:py:selenium" "chromium:chromium" "chromium-driver:chromedriver"
     "slurm-wlm:slurmctld" "munge:munged" "valgrind:valgrind" "prometheus:promtool"
     "clang-format:clang-format" "clang-tidy:clang-tidy" "nodejs:node" "npm:npm"
+    "postgresql:pg_ctlcluster"
 )
 
 gpuconform_tool_present() {

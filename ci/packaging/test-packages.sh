@@ -95,7 +95,7 @@ build_trixie() {
     say "installing the build dependencies into the trixie root (HIP module: $hip)"
     # shellcheck disable=SC2086
     in_root "$root" sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends \
-        g++ cmake make file dpkg-dev nlohmann-json3-dev libcli11-dev libfmt-dev libyaml-cpp-dev libsimdjson-dev $extra" \
+        g++ cmake make file dpkg-dev nlohmann-json3-dev libcli11-dev libfmt-dev libyaml-cpp-dev libsimdjson-dev libsqlite3-dev libpq-dev $extra" \
         >"$dest/build.log" 2>&1 || { tail -30 "$dest/build.log"; fail "build dependencies"; }
     mkdir -p "$root/src"
     git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp --no-dereference --parents -t "$root/src")  # test data holds symlinks, as sysfs does

@@ -11,6 +11,7 @@
 #include "core/check.hpp"
 #include "core/nearest_name.hpp"
 #include "rollup_cli.hpp"
+#include "store_cli.hpp"
 
 namespace gpuconform {
 
@@ -106,6 +107,7 @@ void refuse_empty_values(CLI::App& app) {
                 opt->check(not_empty);
             }
         }
+        refuse_empty_values(*sub);  // nested ones (`store ingest`) too
     }
 }
 
@@ -230,7 +232,8 @@ CommandLine::CommandLine(bool run_rollups) {
         "Exit status: 0 every fault was caught by exactly its checks; 1 some scenario did not match; 2 bad "
         "usage (an --only-fault that names no scenario).");
 
-    add_rollup_commands(app, rollup_exit, run_rollups);
+    add_rollup_commands(app, rollup_exit, run_rollups, store::read_store_set);
+    store::add_store_command(app, rollup_exit, run_rollups);
     refuse_empty_values(app);
 }
 

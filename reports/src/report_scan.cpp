@@ -1,5 +1,7 @@
 #include "report_scan.hpp"
 
+#include <cstdio>
+
 #include <simdjson.h>
 
 #include <algorithm>
@@ -183,6 +185,14 @@ private:
         if (run.is_object() && run.at_key("id").get(id) == simdjson::SUCCESS) {
             m_report.run_id = text("run.id", id);
         }
+        m_report.started = text_at(run, "started");  // the store's time windows; any other type is no time
+        dom::element sources;
+        if (run.is_object() && run.at_key("profile_sources").get(sources) == simdjson::SUCCESS && sources.is_array()) {
+            for (const dom::element source : as_array(sources)) {
+                const std::string_view s = text_or_empty(source);
+                m_report.profile += (m_report.profile.empty() || s.empty() ? "" : " + ") + std::string(s);
+            }
+        }
         // It decides the verdict (an interrupted run is inconclusive), so a wrong type is refused.
         dom::element flag;
         if (run.is_object() && run.at_key("interrupted").get(flag) == simdjson::SUCCESS && !flag.is_null()) {
@@ -224,8 +234,22 @@ private:
             }
             if (m_pci_vendor.empty()) {
                 m_pci_vendor = text_at(gpu, "vendor");
+                m_report.link = link_of(gpu);
             }
         }
+    }
+    // "32 GT/s x16" from a PCI GPU's current link; "" when either is unknown.
+    static std::string link_of(dom::element gpu) {
+        double speed = 0;
+        double width = 0;
+        dom::element v;
+        if (gpu.at_key("current_speed_gts").get(v) != simdjson::SUCCESS || v.get(speed) != simdjson::SUCCESS ||
+            gpu.at_key("current_width").get(v) != simdjson::SUCCESS || v.get(width) != simdjson::SUCCESS) {
+            return "";
+        }
+        char text[48];
+        std::snprintf(text, sizeof text, "%g GT/s x%g", speed, width);
+        return text;
     }
     // A member that is absent, null or a number; anything else is refused.
     void optional_number(dom::element object, const char* key, const char* where) const {

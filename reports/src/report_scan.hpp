@@ -55,8 +55,11 @@ struct RunCause {
 
 struct ScannedReport {
     std::string run_id;
+    std::string started;       // run.started as written (UTC, "2026-11-29T15:59:24Z"); "" when absent
     bool interrupted = false;  // run.interrupted: the run stopped early, so its verdict is inconclusive
     GroupValues groups;        // indexed by GroupKey
+    std::string link;          // the first GPU's trained PCIe link, "32 GT/s x16"; "" when not read
+    std::string profile;       // run.profile_sources joined with " + " ("built-in profile")
     std::vector<ScannedResult> results;
     std::vector<RunCause> causes;
 };

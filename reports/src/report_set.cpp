@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include <filesystem>
+#include <functional>
 #include <thread>
 #include <unordered_set>
 
@@ -102,9 +103,13 @@ std::string join_groups(const GroupValues& g) {
     return out;
 }
 
-void scan_one(const std::string& path, std::string& text, bool keep_detail, const ReadOptions& o, WorkerTables& t,
-              RunEntry& entry, std::string& error) {
-    auto scanned = read_report_file(path, o.measurements, text, error);
+// Reads input `i` into `text` and scans it: a file (read_report_file) or a stored report's text.
+using ReportLoader = std::function<std::optional<ScannedReport>(std::size_t i, bool measurements, std::string& text,
+                                                                std::string& error)>;
+
+void scan_one(const std::string& path, const ReportLoader& load, std::size_t i, std::string& text, bool keep_detail,
+              const ReadOptions& o, WorkerTables& t, RunEntry& entry, std::string& error) {
+    auto scanned = load(i, o.measurements, text, error);
     if (!scanned) {
         return;
     }
@@ -197,9 +202,12 @@ std::optional<ScannedReport> read_report_file(const std::string& path, bool want
     }
 }
 
-ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions& options) {
-    ReportSet set;
-    const std::vector<std::string> paths = collect_report_paths(inputs, set.rejected);
+namespace {
+
+// Scans every input (named by `paths`: a file's path, or where a stored report came from) on
+// worker threads; the rest of the roll-up cannot tell a file from a stored report.
+void read_into(ReportSet& set, const std::vector<std::string>& paths, const ReportLoader& load,
+               const ReadOptions& options) {
     set.files_seen = paths.size();
     const unsigned n_threads =
         std::max(1u, std::min<unsigned>(options.threads ? options.threads : std::thread::hardware_concurrency(),
@@ -214,7 +222,7 @@ ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions
         for (std::size_t i = next++; i < paths.size(); i = next++) {
             owner[i] = w;
             try {
-                scan_one(paths[i], text, i < options.detail_runs, options, workers[w], runs[i], errors[i]);
+                scan_one(paths[i], load, i, text, i < options.detail_runs, options, workers[w], runs[i], errors[i]);
             } catch (const std::exception& e) {
                 errors[i] = e.what();
             }
@@ -243,6 +251,36 @@ ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions
         }
         set.runs.push_back(std::move(runs[i]));
     }
+}
+
+}  // namespace
+
+ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions& options) {
+    ReportSet set;
+    const std::vector<std::string> paths = collect_report_paths(inputs, set.rejected);
+    read_into(
+        set, paths,
+        [&](std::size_t i, bool measurements, std::string& text, std::string& error) {
+            return read_report_file(paths[i], measurements, text, error);
+        },
+        options);
+    return set;
+}
+
+ReportSet read_report_texts(std::vector<NamedReport> reports, const ReadOptions& options) {
+    ReportSet set;
+    std::vector<std::string> names;
+    names.reserve(reports.size());
+    for (const NamedReport& r : reports) {
+        names.push_back(r.name);
+    }
+    read_into(
+        set, names,
+        [&](std::size_t i, bool measurements, std::string& text, std::string& error) -> std::optional<ScannedReport> {
+            text = std::move(reports[i].text);
+            return scan_report(text, measurements, error);
+        },
+        options);
     return set;
 }
 

@@ -96,6 +96,16 @@ std::vector<std::string> collect_report_paths(const std::vector<std::string>& in
 
 ReportSet read_reports(const std::vector<std::string>& inputs, const ReadOptions& options);
 
+// A report held as text (the results store keeps each report whole): `name` stands where a
+// file's path would (rejections, the HTML drill-down).
+struct NamedReport {
+    std::string name;
+    std::string text;
+};
+// The same reading as read_reports, from texts instead of files: the same scan, the same
+// rejections (a duplicated run id included), so every view gives the same output from either.
+ReportSet read_report_texts(std::vector<NamedReport> reports, const ReadOptions& options);
+
 // The drill-down extract of one parsed report (environment, devices, results with summaries).
 nlohmann::json report_detail(const nlohmann::json& doc);
 

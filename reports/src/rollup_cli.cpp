@@ -53,6 +53,7 @@ void report_rejected(const std::vector<Rejected>& rejected) {
 
 struct MatrixOptions {
     std::vector<std::string> inputs;
+    StoreQuery store;
     std::string by = "distro,gpu";
     std::string format = "terminal";
     std::string output;
@@ -101,7 +102,15 @@ Matrix problem_rows_only(Matrix m) {
     return out;
 }
 
-int run_matrix(const MatrixOptions& o) {
+int run_matrix(const MatrixOptions& o, const StoreReader& read_store) {
+    if (o.inputs.empty() == o.store.location.empty()) {
+        std::cerr << "gpuconform matrix: give report paths or --store (one of them)\n";
+        return 2;
+    }
+    if (!o.store.location.empty() && !read_store) {
+        std::cerr << "gpuconform matrix: --store: this gpuconform was built without the results store\n";
+        return 2;
+    }
     std::vector<GroupKey> by;
     try {
         by = parse_group_keys(o.by);
@@ -126,7 +135,17 @@ int run_matrix(const MatrixOptions& o) {
     read.measurements = o.format == "html" || o.format == "prometheus";
     read.detail_runs = o.format == "html" ? k_html_detail_runs : 0;
     read.problems = o.format != "prometheus" && o.format != "junit";
-    const ReportSet set = read_reports(o.inputs, read);
+    ReportSet set;
+    if (o.store.location.empty()) {
+        set = read_reports(o.inputs, read);
+    } else {
+        try {
+            set = read_store(o.store, read);
+        } catch (const std::exception& e) {
+            std::cerr << "gpuconform matrix: --store: " << e.what() << "\n";
+            return 2;
+        }
+    }
     report_rejected(set.rejected);
     const Matrix m = o.only_problems ? problem_rows_only(build_matrix(set, by)) : build_matrix(set, by);
     // Grouped by host, the person-readable views are the acceptance record: a verdict per node.
@@ -205,10 +224,27 @@ void add_render(CLI::App& app, int& exit_code, bool run) {
     cmd->callback([o, &exit_code, run] { exit_code = run ? run_render(*o) : 0; });
 }
 
-void add_matrix(CLI::App& app, int& exit_code, bool run) {
+// --store and its window, for the views that can read the results store instead of files.
+void add_store_options(CLI::App* cmd, StoreQuery& q, CLI::Option* paths) {
+    CLI::Option* store = cmd->add_option("--store", q.location,
+                                         "read the results store instead of files: an SQLite file, or PostgreSQL as "
+                                         "postgresql://... or pg:<libpq keywords> (pg: alone: the PG* variables)");
+    store->excludes(paths);
+    cmd->add_option("--since", q.since,
+                    "stored runs started at or after this (2026-11-29 or 2026-11-29T22:00:00Z, UTC)")
+        ->needs(store);
+    cmd->add_option("--until", q.until, "stored runs started before this (same forms; not included)")->needs(store);
+    cmd->add_flag("--last-night", q.last_night,
+                  "each host's newest stored run of the 24 h ending at the newest run (within --since/--until)")
+        ->needs(store);
+}
+
+void add_matrix(CLI::App& app, int& exit_code, bool run, const StoreReader& store) {
     auto o = std::make_shared<MatrixOptions>();
     CLI::App* cmd = app.add_subcommand("matrix", "Roll many reports up into a check x group matrix");
-    cmd->add_option("paths", o->inputs, "report files and folders (searched recursively for *.json)")->required();
+    CLI::Option* paths =
+        cmd->add_option("paths", o->inputs, "report files and folders (searched recursively for *.json)");
+    add_store_options(cmd, o->store, paths);
     cmd->add_option("--by", o->by,
                     "group keys, comma-separated: distro,kernel,driver,runtime,torch,gpu,host; "
                     "`--by host` shows the acceptance record (a verdict per node) as terminal, csv or html")
@@ -221,14 +257,14 @@ void add_matrix(CLI::App& app, int& exit_code, bool run) {
     cmd->add_flag("--only-problems", o->only_problems,
                   "keep only the checks and groups with a warn, fail or error cell (not for the acceptance record)");
     cmd->footer(k_exit_help);
-    cmd->callback([o, &exit_code, run] { exit_code = run ? run_matrix(*o) : 0; });
+    cmd->callback([o, &exit_code, run, store] { exit_code = run ? run_matrix(*o, store) : 0; });
 }
 
 }  // namespace
 
-void add_rollup_commands(CLI::App& app, int& exit_code, bool run) {
+void add_rollup_commands(CLI::App& app, int& exit_code, bool run, StoreReader store) {
     add_render(app, exit_code, run);
-    add_matrix(app, exit_code, run);
+    add_matrix(app, exit_code, run, store);
     add_diff_command(app, exit_code, run);
 }
 

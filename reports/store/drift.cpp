@@ -1,0 +1,99 @@
+#include "drift.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "robust_stats.hpp"
+#include "store_time.hpp"
+
+namespace gpuconform::store {
+
+namespace {
+
+struct NightValues {
+    std::string started;
+    std::string group;
+    std::vector<double> values;  // one per GPU
+};
+
+struct Series {
+    std::string host, check, name, unit, direction;
+    std::map<std::string, NightValues> runs;  // by run id
+};
+
+}  // namespace
+
+nlohmann::json find_drift(Database& db, const DriftSettings& s) {
+    const Value newest = db.query("SELECT max(started) FROM figures").rows.at(0).at(0);
+    nlohmann::json out = nlohmann::json::array();
+    if (!newest) {
+        return out;
+    }
+    const std::string since = shifted(*newest, -86400LL * s.nights).value_or("");
+    std::string sql =
+        "SELECT host, run_id, started, check_id, name, unit, direction, gpu, driver_branch, link, profile, value "
+        "FROM figures WHERE started >= ?";
+    std::vector<Value> params{since};
+    if (!s.host.empty()) {
+        sql += " AND host = ?";
+        params.emplace_back(s.host);
+    }
+    std::map<std::string, Series> series;
+    for (const Row& row : db.query(sql, params).rows) {
+        Series& sr = series[*row[0] + '\x1f' + *row[3] + '\x1f' + *row[4] + '\x1f' + *row[5]];
+        sr.host = *row[0];
+        sr.check = *row[3];
+        sr.name = *row[4];
+        sr.unit = *row[5];
+        sr.direction = *row[6];
+        NightValues& night = sr.runs[*row[1]];
+        night.started = row[2].value_or("");
+        night.group = *row[7] + '\x1f' + *row[8] + '\x1f' + *row[9] + '\x1f' + *row[10];
+        night.values.push_back(std::stod(*row[11]));
+    }
+    for (const auto& [key, sr] : series) {
+        std::vector<const NightValues*> nights;
+        for (const auto& [run, night] : sr.runs) {
+            nights.push_back(&night);
+        }
+        std::sort(nights.begin(), nights.end(),
+                  [](const NightValues* a, const NightValues* b) { return a->started < b->started; });
+        // Only the nights under the newest run's software: a step at a driver change is the
+        // baselines' business (driver shifts), not a drift.
+        const std::string group = nights.back()->group;
+        std::vector<double> x, y;
+        for (const NightValues* n : nights) {
+            if (n->group == group) {
+                x.push_back(static_cast<double>(x.size()));
+                y.push_back(median(n->values));
+            }
+        }
+        if (static_cast<int>(y.size()) < s.min_nights) {
+            continue;
+        }
+        const double m = median(y);
+        const Trend t = theil_sen(x, y);
+        const double sign = sr.direction == "lower" ? -1.0 : 1.0;  // a decline is a fall of higher-is-better
+        const double fall = -sign * t.slope * (x.back() - x.front());
+        if (m == 0.0 || fall / std::fabs(m) < s.min_decline || fall < s.noise_factor * t.noise ||
+            -sign * t.tau < s.min_tau) {
+            continue;
+        }
+        out.push_back({{"host", sr.host},
+                       {"check", sr.check},
+                       {"name", sr.name},
+                       {"unit", sr.unit},
+                       {"nights", y.size()},
+                       {"slope_per_night", t.slope},
+                       {"relative_per_night", t.slope / std::fabs(m)},
+                       {"decline", fall / std::fabs(m)},
+                       {"tau", t.tau},
+                       {"noise", t.noise},
+                       {"first", y.front()},
+                       {"last", y.back()}});
+    }
+    return out;
+}
+
+}  // namespace gpuconform::store

@@ -1,0 +1,26 @@
+// Slow declines per node: over a node's last N nights under unchanged software (its newest run's
+// group), each key figure's nightly value (the median over its GPUs) gets a Theil-Sen trend;
+// a decline is named when it is large, beyond the residual noise, and steady (Kendall's tau).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "database.hpp"
+
+namespace gpuconform::store {
+
+struct DriftSettings {
+    int nights = 30;            // the window: runs started in the N days before the newest run
+    int min_nights = 7;         // fewer runs under the same group: not judged
+    double min_decline = 0.05;  // total decline over the window, as a share of the median
+    double noise_factor = 3.0;  // the decline must exceed this many residual spreads
+    double min_tau = 0.4;       // and be this steady (|Kendall's tau|)
+    std::string host;           // one node only; "" every node
+};
+
+// A JSON array, one object per node and figure that declines.
+nlohmann::json find_drift(Database& db, const DriftSettings& settings);
+
+}  // namespace gpuconform::store

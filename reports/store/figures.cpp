@@ -1,0 +1,51 @@
+#include "figures.hpp"
+
+#include <cstdio>
+
+#include "core/measure_meaning.hpp"
+
+namespace gpuconform::store {
+
+namespace {
+
+const char* const k_insert_figure =
+    "INSERT INTO figures (run_id, host, started, gpu, driver_branch, link, profile, check_id, device, name, unit, "
+    "direction, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+// As diff judges a figure: today's declaration, else what the report stamped.
+std::optional<Direction> key_direction(const std::string& check, const ScannedMeasurement& m) {
+    if (const auto declared = declared_meaning(check, m.name)) {
+        return declared->role == Role::Key ? std::optional(declared->direction) : std::nullopt;
+    }
+    return role_from_string(m.role) == Role::Key ? direction_from_string(m.direction) : std::nullopt;
+}
+
+}  // namespace
+
+std::string driver_branch(const std::string& driver_version) {
+    return driver_version.substr(0, driver_version.find('.'));
+}
+
+void insert_figures(Database& db, const ScannedReport& r) {
+    const auto group = [&](GroupKey key) { return r.groups[static_cast<int>(key)]; };
+    const Value started = r.started.empty() ? Value() : Value(r.started);
+    for (const ScannedResult& result : r.results) {
+        if ((result.status != Status::Pass && result.status != Status::Warn && result.status != Status::Fail) ||
+            result.disturbed) {
+            continue;  // skipped, errored, informational, or moved by another GPU user: no figure to learn from
+        }
+        for (const ScannedMeasurement& m : result.measurements) {
+            const auto direction = key_direction(result.id, m);
+            if (!direction || *direction == Direction::None) {
+                continue;
+            }
+            char value[40];
+            std::snprintf(value, sizeof value, "%.17g", m.value);
+            db.query(k_insert_figure, {r.run_id, group(GroupKey::Host), started, group(GroupKey::Gpu),
+                                       driver_branch(group(GroupKey::Driver)), r.link, r.profile, result.id,
+                                       result.device, m.name, m.unit, to_string(*direction), std::string(value)});
+        }
+    }
+}
+
+}  // namespace gpuconform::store

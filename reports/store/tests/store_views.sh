@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The results store end to end with the real executable and a real database: every committed
+# sample report ingested, then `matrix` from the store compared with `matrix` from the same
+# files (every format, several groupings, time windows), byte for byte and by exit status.
+# Also: ingest is idempotent, a bad report is rejected with nothing of it stored, standard input.
+# Usage: store_views.sh GPUCONFORM SAMPLES_DIR sqlite|postgresql
+set -uo pipefail
+bin="$1" samples="$2" engine="$3"
+here="$(cd "$(dirname "$0")" && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/gpuconform-store.XXXXXX")"
+failures=0
+
+if [ "$engine" = postgresql ]; then
+    # shellcheck source=pg_cluster.sh
+    . "$here/pg_cluster.sh"
+    pg_cluster_start "-c fsync=off"
+    rc=$?
+    [ $rc = 77 ] && { rm -rf "$work"; exit 0; }  # the skip line is printed; ctest matches it
+    [ $rc = 0 ] || { rm -rf "$work"; exit 1; }
+    trap 'pg_cluster_stop; rm -rf "$work"' EXIT
+    store="$PG_CONNINFO"
+else
+    trap 'rm -rf "$work"' EXIT
+    store="$work/store.sqlite"
+fi
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
+runs_stored() { "$bin" store info --store "$store" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"])'; }
+
+# Ingest: every sample stored, then again: every one already there, nothing new.
+out="$("$bin" store ingest --store "$store" "$samples" 2>"$work/err")"; rc=$?
+expect_eq "$rc" 0 "first ingest exit status"; expect_eq "$out" "stored 115, already stored 0, rejected 0" "first ingest"
+out="$("$bin" store ingest --store "$store" "$samples" 2>&1)"; rc=$?
+expect_eq "$rc" 0 "second ingest exit status"; expect_eq "$out" "stored 0, already stored 115, rejected 0" "second ingest"
+expect_eq "$("$bin" store info --store "$store" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["schema_version"])')" 2 "schema version"
+
+# The same views from the store as from the files: output and exit status.
+same_view() {  # $1: what; then the matrix arguments after the input
+    local what="$1"; shift
+    local from_files from_store rc_files rc_store
+    from_files="$("$bin" matrix "${files[@]}" "$@" 2>"$work/files.err")"; rc_files=$?
+    from_store="$("$bin" matrix --store "$store" "${window[@]}" "$@" 2>"$work/store.err")"; rc_store=$?
+    [ "$rc_files" = "$rc_store" ] || fail "$what $*: exit status $rc_files from files, $rc_store from the store"
+    [ "$from_files" = "$from_store" ] ||
+        { fail "$what $*: output differs"; diff <(echo "$from_files") <(echo "$from_store") | head -20; }
+    [ -n "$from_files" ] || fail "$what $*: empty output"
+}
+files=("$samples") window=()
+for by in distro,gpu host driver,runtime gpu,kernel; do
+    for format in terminal markdown csv json junit html; do
+        same_view "all" --by "$by" -f "$format"
+    done
+done
+same_view "all" --only-problems -f markdown
+
+# Windows: the files whose run.started falls in them, chosen here from the reports themselves.
+select_files() {  # $1: since, $2: until, $3: last-night (0/1)
+    /usr/bin/python3 - "$samples" "$@" <<'PY'
+import glob, json, sys, datetime
+root, since, until, last = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+runs = []
+for p in sorted(glob.glob(root + "/**/*.json", recursive=True)):
+    d = json.load(open(p))
+    started = d["run"].get("started") or ""
+    if started and (not since or started >= since) and (not until or started < until):
+        runs.append((started, d["run"]["id"], d["environment"].get("hostname") or "", p))
+if last and runs:
+    newest = max(r[0] for r in runs)
+    t = datetime.datetime.strptime(newest, "%Y-%m-%dT%H:%M:%SZ") - datetime.timedelta(days=1)
+    night = [r for r in runs if r[0] >= t.strftime("%Y-%m-%dT%H:%M:%SZ")]
+    best = {}
+    for r in night:
+        if r[2] not in best or r[:2] > best[r[2]][:2]:
+            best[r[2]] = r
+    runs = list(best.values())
+for r in sorted(runs, key=lambda r: r[3]):
+    print(r[3])
+PY
+}
+check_window() {  # $1 since, $2 until, $3 last-night
+    mapfile -t files < <(select_files "$1" "$2" "$3")
+    [ "${#files[@]}" -gt 0 ] || { fail "window '$1'..'$2' last=$3 selects no sample"; return; }
+    window=()
+    [ -n "$1" ] && window+=(--since "$1")
+    [ -n "$2" ] && window+=(--until "$2")
+    [ "$3" = 1 ] && window+=(--last-night)
+    for by in distro,gpu host; do
+        same_view "window ${window[*]} (${#files[@]} reports)" --by "$by" -f json
+    done
+}
+check_window 2026-12-01 "" 0
+check_window 2026-11-29 2026-12-01T00:00:00Z 0
+check_window "" "" 1
+check_window "" 2026-12-01 1
+files=("$samples") window=()
+
+# A bad report: rejected with its reason, nothing of it stored; beside a good one, exit 3.
+/usr/bin/python3 - "$samples/debian12-sim-2026-11-29-async.json" "$work" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["id"] = "store-test-good"
+json.dump(d, open(sys.argv[2] + "/good.json", "w"))
+d["run"]["id"] = "store-test-bad"
+d["results"][0]["status"] = 7
+json.dump(d, open(sys.argv[2] + "/bad.json", "w"))
+d = json.load(open(sys.argv[1]))
+d["run"]["id"] = "store-test-stdin"
+json.dump(d, open(sys.argv[2] + "/stdin.json", "w"))
+d["run"]["id"] = "store-test-good"
+d["run"]["duration_s"] = 1.5
+json.dump(d, open(sys.argv[2] + "/conflict.json", "w"))
+PY
+out="$("$bin" store ingest --store "$store" "$work/bad.json" 2>"$work/err")"; rc=$?
+expect_eq "$rc" 2 "bad report alone: exit status"
+grep -q "rejected $work/bad.json: .*status" "$work/err" || fail "bad report: no reason on stderr: $(cat "$work/err")"
+expect_eq "$(runs_stored)" 115 "runs after a rejected report"
+out="$("$bin" store ingest --store "$store" "$work/good.json" "$work/bad.json" 2>/dev/null)"; rc=$?
+expect_eq "$rc" 3 "good and bad report: exit status"; expect_eq "$out" "stored 1, already stored 0, rejected 1" "good and bad"
+out="$("$bin" store ingest --store "$store" "$work/conflict.json" 2>"$work/err")"; rc=$?
+expect_eq "$rc" 2 "another report under a stored run id: exit status"
+grep -q "already stored with another report" "$work/err" || fail "conflict: no reason: $(cat "$work/err")"
+out="$("$bin" store ingest --store "$store" - <"$work/stdin.json")"; rc=$?
+expect_eq "$rc" 0 "standard input: exit status"; expect_eq "$out" "stored 1, already stored 0, rejected 0" "standard input"
+out="$(echo '{"schema": "x"}' | "$bin" store ingest --store "$store" - 2>"$work/err")"; rc=$?
+expect_eq "$rc" 2 "not a report on standard input: exit status"
+expect_eq "$(runs_stored)" 117 "runs at the end"
+
+# Bad usage is exit 2: a window bound that is no time, both paths and --store.
+"$bin" matrix --store "$store" --since yesterday >/dev/null 2>&1; expect_eq "$?" 2 "--since yesterday"
+"$bin" matrix "$samples" --store "$store" >/dev/null 2>&1; expect_eq "$?" 2 "paths and --store"
+"$bin" matrix --since 2026-12-01 >/dev/null 2>&1; expect_eq "$?" 2 "--since without --store"
+
+if [ "$engine" = postgresql ]; then
+    # Many nodes at once: eight ingests of overlapping sets into a fresh database, all succeed,
+    # each run stored exactly once.
+    pg_cluster_as "$PG_BIN/createdb" -h "$PG_DIR" -U gpuconform concurrent
+    concurrent="pg:host=$PG_DIR user=gpuconform dbname=concurrent"
+    pids=()
+    for i in 1 2 3 4 5 6 7 8; do
+        "$bin" store ingest -q --store "$concurrent" "$samples" "$work/good.json" >"$work/c$i.out" 2>&1 &
+        pids+=($!)
+    done
+    for i in "${!pids[@]}"; do
+        wait "${pids[$i]}" || fail "concurrent ingest $((i + 1)): exit $? ($(cat "$work/c$((i + 1)).out"))"
+    done
+    n="$("$bin" store info --store "$concurrent" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"])')"
+    expect_eq "$n" 116 "runs after eight concurrent ingests"
+fi
+
+if [ "$failures" -gt 0 ]; then
+    echo "$failures failure(s)"
+    exit 1
+fi
+echo "store ($engine): every view from the store equals the view from the files"
