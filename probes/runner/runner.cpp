@@ -224,10 +224,13 @@ int run_suite(const RunRequest& req) {
     }
 
     // The GPUs' own state, read in milliseconds without a GPU runtime, before any device work.
-    if (has_health_checks(checks) && !g_interrupted) {
+    std::vector<std::unique_ptr<HealthReader>> health;
+    std::vector<NodeHealth> health_before;
+    const bool health_read = has_health_checks(checks) && !g_interrupted;
+    if (health_read) {
         const auto backends = req.backends.empty() ? std::vector<std::string>{"cuda", "hip"} : req.backends;
-        run_health_checks(checks, health_readers(run.env, backends, sim_options(req)), run.env, profile, options,
-                          &phases, record);
+        health = health_readers(run.env, backends, sim_options(req));
+        health_before = run_health_checks(checks, health, run.env, profile, options, &phases, record);
     }
 
     DevicePhase phase(run.env, profile, options, req, record);
@@ -288,6 +291,12 @@ int run_suite(const RunRequest& req) {
     }
 
     framework.reset();  // a child never told to go (a stop) has its group ended here
+
+    // The error counters again, milliseconds: what grew under our own copies. Also after a stop,
+    // so that the partial report still says whether the links misbehaved while we ran.
+    if (health_read) {
+        run_health_growth_checks(checks, health, health_before, run.env, profile, options, &phases, record);
+    }
 
     PhaseLog::Scope report_stamp(&phases, "report.assemble");
     attribute_environment(run.results, run.env);
