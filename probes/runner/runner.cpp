@@ -26,6 +26,7 @@
 #include "runner/output.hpp"
 #include "runner/report.hpp"
 #include "runner/selftest.hpp"
+#include "runner/sim_capacity.hpp"
 #include "runner/terminal.hpp"
 #include "runner/worker.hpp"
 #include "runner/worker_child.hpp"
@@ -211,6 +212,13 @@ int run_suite(const RunRequest& req) {
     const bool needs_backends = std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) {
         return c->scope == Scope::Backend || c->scope == Scope::Device || c->scope == Scope::Node;
     });
+    const bool simulated = std::find(req.backends.begin(), req.backends.end(), "sim") != req.backends.end();
+    if (const std::string why =
+            simulated && needs_backends ? sim_capacity_problem(req.sim_devices, mem_available_bytes()) : std::string();
+        !why.empty()) {
+        fmt::print(stderr, "gpuconform: {}\nno checks were run.\n", why);
+        return 2;
+    }
     // Host checks need no GPU (a compile probe that runs takes the GPU turn, core/gpu_turn.hpp):
     // with CPUs to spare they run beside the device checks; on a small node, before them.
     HostChecks host_checks(checks, run.env, profile, options);
