@@ -43,6 +43,7 @@ k_gpuconform_test_tools=(
     "python3-selenium:py:selenium" "chromium:chromium" "chromium-driver:chromedriver"
     "slurm-wlm:slurmctld" "munge:munged" "valgrind:valgrind" "prometheus:promtool"
     "clang-format:clang-format" "clang-tidy:clang-tidy" "nodejs:node" "npm:npm"
+    "libxml2-utils:xmllint"
 )
 
 gpuconform_tool_present() {
