@@ -45,6 +45,7 @@ k_gpuconform_test_tools=(
     "slurm-wlm:slurmctld" "munge:munged" "valgrind:valgrind" "prometheus:promtool"
     "clang-format:clang-format" "clang-tidy:clang-tidy" "nodejs:node" "npm:npm"
     "postgresql:pg_ctlcluster"
+    "libxml2-utils:xmllint"
 )
 
 gpuconform_tool_present() {

@@ -1,6 +1,8 @@
 // The sibling rule and the peer-matrix verdict, as tables of cases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "async/peer_common.hpp"
 #include "runner/siblings.hpp"
 
@@ -118,6 +120,67 @@ TEST(PeerMatrix, Verdicts) {
     const auto missing = matrix({{false, true, true}, {true, false, false}, {true, false, false}});
     EXPECT_EQ(async::judge_peer_matrix(missing, true).status, Status::Fail);   // 1↔2 lacks what the others have
     EXPECT_EQ(async::judge_peer_matrix(missing, false).status, Status::Info);  // mixed models: not judged
+}
+
+}  // namespace
+}  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+// Every ordered pair of `n` GPUs at `gbps`, pairs touching a GPU of `slow` at `factor` of it.
+std::vector<async::PeerRate> pairs_of(int n, double gbps, std::vector<int> slow = {}, double factor = 1.0) {
+    std::vector<async::PeerRate> out;
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            const bool touches = std::find(slow.begin(), slow.end(), i) != slow.end() ||
+                                 std::find(slow.begin(), slow.end(), j) != slow.end();
+            if (i != j) {
+                out.push_back({i, j, touches ? gbps * factor : gbps});
+            }
+        }
+    }
+    return out;
+}
+
+// Three GPUs, one 40 % slower: 4 of the 6 pairs touch it, so the median of all pairs is its rate
+// and the old rule (each pair against that median) passed. Judged per GPU, it is named, alone.
+TEST(PeerBandwidth, OneSlowGpuOfThreeIsNamedThoughMostPairsAreItsOwn) {
+    const auto v = async::judge_peer_bandwidth(3, pairs_of(3, 48.0, {2}, 0.6), 0.25, std::nullopt);
+    EXPECT_EQ(v.status, Status::Fail) << v.summary;
+    EXPECT_EQ(v.slow_gpus, std::vector<int>{2});
+    EXPECT_NE(v.summary.find("GPU 2: median 28.8 GB/s over its 4 pairs against 48.0 GB/s"), std::string::npos)
+        << v.summary;
+    EXPECT_EQ(v.summary.find("slow pairs"), std::string::npos) << "the slow GPU's pairs are its, not the links'";
+}
+
+TEST(PeerBandwidth, EightGpusWithOneSlowNameOnlyIt) {
+    const auto v = async::judge_peer_bandwidth(8, pairs_of(8, 48.0, {3}, 0.6), 0.25, std::nullopt);
+    EXPECT_EQ(v.status, Status::Fail);
+    EXPECT_EQ(v.slow_gpus, std::vector<int>{3});
+}
+
+TEST(PeerBandwidth, OneBadLinkBetweenGoodGpusIsAPairNotAGpu) {
+    auto pairs = pairs_of(4, 48.0);
+    for (auto& p : pairs) {
+        if (p.from == 0 && p.to == 1) {
+            p.gbps = 20.0;
+        }
+    }
+    const auto v = async::judge_peer_bandwidth(4, pairs, 0.25, std::nullopt);
+    EXPECT_EQ(v.status, Status::Fail);
+    EXPECT_TRUE(v.slow_gpus.empty()) << v.summary;
+    EXPECT_NE(v.summary.find("0→1 20.0 GB/s"), std::string::npos) << v.summary;
+}
+
+TEST(PeerBandwidth, EvenPairsPassTwoGpusJudgePairsAndTheFloorCounts) {
+    EXPECT_EQ(async::judge_peer_bandwidth(3, pairs_of(3, 48.0), 0.25, std::nullopt).status, Status::Pass);
+    EXPECT_EQ(async::judge_peer_bandwidth(2, pairs_of(2, 48.0), 0.25, std::nullopt).status, Status::Pass);
+    EXPECT_EQ(async::judge_peer_bandwidth(2, pairs_of(2, 48.0), 0.25, 100.0).status, Status::Fail);
+    auto two = pairs_of(2, 48.0);
+    two[0].gbps = 20.0;
+    EXPECT_EQ(async::judge_peer_bandwidth(2, two, 0.25, std::nullopt).status, Status::Fail);
+    EXPECT_EQ(async::judge_peer_bandwidth(3, {}, 0.25, std::nullopt).status, Status::Skip);
 }
 
 }  // namespace

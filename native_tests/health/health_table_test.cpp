@@ -6,14 +6,16 @@
 #include <gtest/gtest.h>
 
 #include "checks/layer_tables.hpp"
+#include "health/health_checks.hpp"
 #include "health/health_reading.hpp"
 
 namespace gpuconform {
 namespace {
 
 TEST(HealthTable, HasEveryCheckOnceInTheParent) {
-    const std::set<std::string> want{"health.inventory",   "health.ecc",    "health.memory_remap", "health.clocks",
-                                     "health.pcie_errors", "health.nvlink", "health.xid"};
+    const std::set<std::string> want{"health.inventory", "health.ecc",         "health.memory_remap",
+                                     "health.clocks",    "health.pcie_errors", "health.nvlink",
+                                     "health.xid",       "health.error_growth"};
     std::set<std::string> ids;
     const std::regex id_pattern("^[a-z]+(\\.[a-z0-9_]+)+$");
     for (const auto& c : health_checks()) {
@@ -31,10 +33,13 @@ TEST(HealthTable, EveryCheckGivesAStatusOnAHealthySimulatedGpu) {
     const Environment env;
     const Profile profile = Profile::builtin({});
     const RunOptions options;
-    const auto node = make_sim_health_reader("devices=1")->read();
+    const auto reader = make_sim_health_reader("devices=1");
+    const auto node = reader->read();
+    auto again = reader->read();  // the reading after the device layer, for the checks judged then
+    again.before = &node;
     for (const auto& def : health_checks()) {
         CheckContext ctx{env, profile, options, nullptr, nullptr, 0, {}};
-        ctx.health = &node;
+        ctx.health = after_device_layer(def) ? &again : &node;
         ctx.device = 0;
         CheckResult r;
         r.id = def.id;

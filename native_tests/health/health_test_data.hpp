@@ -28,6 +28,7 @@ inline GpuHealth healthy_h200(int index = 0) {
     g.power_limit_mw = Read<unsigned int>::of(700'000);
     g.default_power_limit_mw = Read<unsigned int>::of(700'000);
     g.pcie_replays = Read<unsigned int>::of(1);
+    g.aer = Read<AerCounts>::unsupported();  // the lent H200's VM exposes no aer_dev_* files
     g.persistence = Read<bool>::of(true);
     g.compute_mode = Read<unsigned int>::of(nvml::k_compute_default);
     g.mig_current = Read<bool>::of(false);

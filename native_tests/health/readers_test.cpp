@@ -62,6 +62,10 @@ TEST(AmdgpuReader, ReadsTheFixtureGpusBoundToAmdgpu) {
     EXPECT_EQ(faulty.retired_pages.value->double_bit, 1u);
     EXPECT_EQ(judge_memory_remap(faulty, 60).status, Status::Warn) << "a page pending retirement";
     EXPECT_NE(judge_clocks(faulty, 5).finding.find("power capped at 550 of 750 W"), std::string::npos);
+    EXPECT_TRUE(healthy.aer.not_supported) << "no aer_dev_* files";
+    ASSERT_TRUE(faulty.aer.ok()) << faulty.aer.why();
+    EXPECT_EQ(faulty.aer.value->correctable, 5u);
+    EXPECT_NE(judge_pcie_errors(faulty).summary.find("correctable 5, non-fatal 1, fatal 0"), std::string::npos);
 }
 
 TEST(SimHealthReader, AHealthyNodePassesEveryJudge) {

@@ -244,3 +244,64 @@ TEST(DiffFleet, SidesWithNoHostInCommonAreComparedAsGroups) {
 
 }  // namespace
 }  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+nlohmann::json h200_health_report() {
+    return test::load_json(std::string(GPUCONFORM_SOURCE_DIR) +
+                           "/reports/samples/ubuntu24.04-h200-2026-12-02-health/full.json");
+}
+
+// Adds `by` to the measurement `name` of the result `id`, its status left as it was.
+nlohmann::json grow(nlohmann::json doc, const std::string& id, const std::string& name, double by) {
+    for (auto& r : doc["results"]) {
+        for (auto& m : r["measurements"]) {
+            if (r["id"] == id && m["name"] == name) {
+                m["value"] = m["value"].get<double>() + by;
+            }
+        }
+    }
+    return doc;
+}
+
+// A night later the GPU has recorded two uncorrectable ECC errors and two replays; every status
+// is the same (a profile that tolerates some, a replay count judged only as a rate): the diff
+// still names each counter and its GPU, as a regression, in every view.
+TEST(DiffNodeChange, AHealthCounterThatGrewIsARegressionNamingItsGpu) {
+    Fleets f;
+    const nlohmann::json base = on_host(h200_health_report(), "vm", 1);
+    f.add(1, base);
+    f.add(2, grow(grow(on_host(h200_health_report(), "vm", 2), "health.ecc", "aggregate_uncorrected", 2),
+                  "health.pcie_errors", "pcie_replays", 2));
+    const DiffResult d = f.diff();
+    ASSERT_EQ(d.counters.size(), 2u);
+    std::vector<std::string> texts;
+    for (const auto& c : d.counters) {
+        texts.push_back(c.text());
+    }
+    EXPECT_TRUE(has(texts, "ECC uncorrectable +2 on cuda:0"));
+    EXPECT_TRUE(has(texts, "PCIe replays +2 on cuda:0"));
+    EXPECT_TRUE(d.statuses.empty()) << "no status changed";
+    EXPECT_TRUE(d.regressed());
+    EXPECT_EQ(diff_exit_code(d), 1);
+    EXPECT_NE(render_diff_terminal(d, false).find("worse ECC uncorrectable +2 on cuda:0 (0 → 2)"), std::string::npos)
+        << render_diff_terminal(d, false);
+    EXPECT_NE(render_diff_markdown(d).find("ECC uncorrectable +2 on cuda:0"), std::string::npos);
+    const nlohmann::json j = diff_to_json(d);
+    ASSERT_EQ(j["counters"].size(), 2u);
+    EXPECT_EQ(j["counters"][0]["gpu"], "cuda:0");
+    for (const auto& m : d.measurements) {
+        EXPECT_FALSE(m.label.starts_with("health.ecc")) << "a counter is judged by growth, not the noise rule";
+    }
+
+    // Correctable ECC errors (corrected by design) and a counter that went down (a reset) are no regression.
+    Fleets calm;
+    calm.add(1, grow(base, "health.pcie_errors", "pcie_replays", 5));
+    calm.add(2, grow(on_host(h200_health_report(), "vm", 2), "health.ecc", "aggregate_corrected", 40));
+    EXPECT_TRUE(calm.diff().counters.empty());
+    EXPECT_FALSE(calm.diff().regressed());
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -50,9 +50,20 @@ TEST(TextEscape, BidiOverridesAndC1ControlsAreShownNotObeyed) {
     EXPECT_EQ(terminal_safe("caf\u00e9 \u2192"), "caf\u00e9 \u2192");  // ordinary UTF-8 passes
 }
 
+// The one escape of every HTML page and JUnit file: nothing XML 1.0 forbids, no bidi control
+// obeyed, no byte that is not UTF-8.
+TEST(TextEscape, XmlCarriesOnlyWhatXmlAllowsAndShowsBidiControls) {
+    EXPECT_EQ(xml_escape("a\uFFFEb\uFFFFc"), "abc");
+    EXPECT_EQ(xml_escape("host\u202Eevil\u2066x"), "host\\u202eevil\\u2066x");
+    EXPECT_EQ(xml_escape("c1\u009Bx\x7f"), "c1\\u009bx\\x7f");
+    EXPECT_EQ(xml_escape(std::string("bad\xff\xfe") + "\xed\xa0\x80"), "bad\uFFFD\uFFFD");
+    EXPECT_EQ(xml_escape("caf\u00e9 \u2192 \U0001F600"), "caf\u00e9 \u2192 \U0001F600");  // ordinary UTF-8 passes
+}
+
 TEST(TextEscape, EveryViewBoundsTheLengthOfAString) {
     const std::string huge(10u << 20, 'h');
-    for (const std::string& out : {terminal_safe(huge), markdown_cell(huge), csv_field(huge)}) {
+    for (const std::string& out :
+         {terminal_safe(huge), markdown_cell(huge), csv_field(huge), xml_escape(huge), prometheus_label(huge)}) {
         EXPECT_LT(out.size(), k_max_view_bytes + 64);
         EXPECT_NE(out.find("bytes more"), std::string::npos);
     }

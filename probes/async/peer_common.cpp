@@ -1,5 +1,7 @@
 #include "async/peer_common.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace gpuconform::async {
@@ -74,6 +76,74 @@ void require_every_device(const RunOptions& options, int count) {
 
 bool pair_chosen(const RunOptions& options, int from, int to) {
     return options.devices.empty() || device_chosen(options, from) || device_chosen(options, to);
+}
+
+PeerBandwidthVerdict judge_peer_bandwidth(int devices, const std::vector<PeerRate>& pairs, double shortfall,
+                                          std::optional<double> floor) {
+    PeerBandwidthVerdict v;
+    if (pairs.empty()) {
+        v.status = Status::Skip;
+        v.summary = "no peer pair was measured";
+        return v;
+    }
+    std::vector<double> all;
+    for (const auto& p : pairs) {
+        all.push_back(p.gbps);
+    }
+    v.median_gbps = median(all);
+    const auto touches = [](const PeerRate& p, int gpu) { return p.from == gpu || p.to == gpu; };
+    std::vector<std::string> problems;
+    for (int gpu = 0; gpu < devices && devices > 2; ++gpu) {
+        std::vector<double> its, rest;
+        for (const auto& p : pairs) {
+            (touches(p, gpu) ? its : rest).push_back(p.gbps);
+        }
+        if (its.empty() || rest.empty()) {
+            continue;
+        }
+        const double mine = median(its), others = median(rest);
+        if (mine < others * (1.0 - shortfall)) {
+            v.slow_gpus.push_back(gpu);
+            problems.push_back(
+                fmt::format("GPU {}: median {:.1f} GB/s over its {} pairs against {:.1f} GB/s of the "
+                            "{} pairs without it",
+                            gpu, mine, its.size(), others, rest.size()));
+        }
+    }
+    // Pairs against the pairs of the GPUs not named slow (all pairs when none is).
+    std::vector<double> good;
+    for (const auto& p : pairs) {
+        const bool slow_gpu = std::any_of(v.slow_gpus.begin(), v.slow_gpus.end(), [&](int g) { return touches(p, g); });
+        if (!slow_gpu) {
+            good.push_back(p.gbps);
+        }
+    }
+    const double reference = good.empty() ? v.median_gbps : median(good);
+    std::vector<std::string> slow_pairs;
+    for (const auto& p : pairs) {
+        const bool named = std::any_of(v.slow_gpus.begin(), v.slow_gpus.end(), [&](int g) { return touches(p, g); });
+        if ((!named && p.gbps < reference * (1.0 - shortfall)) || (floor && p.gbps < *floor)) {
+            slow_pairs.push_back(fmt::format("{}→{} {:.1f} GB/s", p.from, p.to, p.gbps));
+        }
+    }
+    if (!slow_pairs.empty()) {
+        std::string list;
+        for (const auto& s : slow_pairs) {
+            list += (list.empty() ? "" : ", ") + s;
+        }
+        problems.push_back(fmt::format("slow pairs against {:.1f} GB/s{}: {}", reference,
+                                       floor ? fmt::format(" (floor {:.1f} GB/s)", *floor) : std::string(), list));
+    }
+    if (problems.empty()) {
+        v.summary = fmt::format("{} peer pairs: median {:.1f} GB/s; every GPU and pair within {:.0f}% of the others",
+                                pairs.size(), v.median_gbps, shortfall * 100);
+        return v;
+    }
+    v.status = Status::Fail;
+    for (const auto& p : problems) {
+        v.summary += (v.summary.empty() ? "" : "; ") + p;
+    }
+    return v;
 }
 
 }  // namespace gpuconform::async

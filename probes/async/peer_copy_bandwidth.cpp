@@ -1,6 +1,6 @@
 // async.peer.copy_bandwidth: device-to-device copies (MemcpyPeerAsync) for every ordered pair,
-// timed with events on the source device. A pair far below the median of all pairs fails: one
-// bad link, switch port or GPU shows up against its siblings even when nothing else is judged.
+// timed with events on the source device, judged per GPU and per pair (judge_peer_bandwidth): a
+// slow GPU is named against the pairs without it, one bad link against the good GPUs' pairs.
 #include <memory>
 
 #include <fmt/format.h>
@@ -51,8 +51,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     require_every_device(ctx.options, n);
     const auto bytes = static_cast<std::size_t>(ctx.expect(r, "copy_bytes"));
     auto devs = prepare(b, n, bytes);
-    std::vector<double> medians;
-    std::vector<std::pair<std::string, double>> pairs;
+    std::vector<PeerRate> pairs;
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) {
             if (i == j) {
@@ -75,32 +74,22 @@ void run(CheckContext& ctx, CheckResult& r) {
             }
             const auto label = fmt::format("{}to{}", i, j);
             r.measurements.push_back(summarize("peer_bw_" + label, "GB/s", gbps));
-            medians.push_back(median(gbps));
-            pairs.emplace_back(fmt::format("{}→{}", i, j), median(gbps));
+            pairs.push_back({i, j, median(gbps)});
         }
     }
-    const double mid = median(medians);
-    const double shortfall = ctx.expect(r, "pair_max_shortfall_ratio");
-    const auto floor = ctx.expect_optional(r, "peer_min_gbps");
-    std::string slow;
-    for (const auto& [label, value] : pairs) {
-        if (value < mid * (1.0 - shortfall) || (floor && value < *floor)) {
-            slow += fmt::format("{}{} {:.1f} GB/s", slow.empty() ? "" : ", ", label, value);
-        }
+    const auto v = judge_peer_bandwidth(n, pairs, ctx.expect(r, "pair_max_shortfall_ratio"),
+                                        ctx.expect_optional(r, "peer_min_gbps"));
+    r.facts["median_gbps"] = v.median_gbps;
+    if (!v.slow_gpus.empty()) {
+        r.facts["slow_gpus"] = v.slow_gpus;
     }
-    r.facts["median_gbps"] = mid;
-    if (!slow.empty()) {
-        r.status = Status::Fail;
-        r.summary =
-            fmt::format("slow peer pairs against the median {:.1f} GB/s of {} pairs: {}", mid, pairs.size(), slow);
+    r.status = v.status;
+    r.summary = v.status == Status::Pass ? fmt::format("{} of data each; {}", size_label(bytes), v.summary) : v.summary;
+    if (v.status == Status::Fail) {
         r.remediation =
             "compare async.peer.access_matrix for these pairs, then the GPUs' links (host.pcie.link), "
             "NVLink/xGMI state (nvidia-smi nvlink -s / rocm-smi --showtopo) and the switch";
-        return;
     }
-    r.status = Status::Pass;
-    r.summary = fmt::format("{} peer pairs, {} of data each: median {:.1f} GB/s, slowest within {:.0f}% of it",
-                            pairs.size(), size_label(bytes), mid, shortfall * 100);
 }
 
 }  // namespace

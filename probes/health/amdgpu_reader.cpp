@@ -10,6 +10,7 @@
 
 #include "health/amdgpu_sysfs.hpp"
 #include "health/health_reading.hpp"
+#include "health/pcie_aer.hpp"
 
 namespace gpuconform {
 
@@ -111,6 +112,7 @@ GpuHealth read_gpu(const fs::path& dev, const std::string& bdf, int index) {
     g.power_limit_mw = number_file(hwmon / "power1_cap", 1000);  // microwatts
     g.default_power_limit_mw = number_file(hwmon / "power1_cap_default", 1000);
     g.pcie_replays = number_file(dev / "pcie_replay_count", 1);
+    g.aer = read_pcie_aer(dev.string());
     g.read_at_unix_s = static_cast<double>(std::time(nullptr));
     g.persistence = Read<bool>::unsupported();
     g.compute_mode = Read<unsigned int>::unsupported();

@@ -62,6 +62,14 @@ struct NvLinkState {
     Read<std::uint64_t> replay, recovery, crc_flit, crc_data;  // error counters
 };
 
+// PCIe Advanced Error Reporting totals the kernel keeps per device (sysfs aer_dev_correctable,
+// aer_dev_fatal, aer_dev_nonfatal; health/pcie_aer.hpp), since the kernel found the device.
+struct AerCounts {
+    std::uint64_t correctable = 0;
+    std::uint64_t fatal = 0;
+    std::uint64_t nonfatal = 0;
+};
+
 struct GpuHealth {
     std::string backend;  // "cuda", "hip", "sim": the results are named <backend>:<index>
     int index = 0;        // the reader's order (NVML's, PCI bus order)
@@ -81,7 +89,8 @@ struct GpuHealth {
     Read<unsigned int> power_limit_mw, default_power_limit_mw;
 
     Read<unsigned int> pcie_replays;
-    double read_at_unix_s = 0;  // when the counters were read (growth across a run is judged later)
+    Read<AerCounts> aer;        // not supported: the kernel has no AER files for this device
+    double read_at_unix_s = 0;  // when the counters were read (health.error_growth judges growth)
 
     Read<bool> persistence;
     Read<unsigned int> compute_mode;  // nvml_api.hpp's k_compute_*
@@ -107,6 +116,9 @@ struct NodeHealth {
     std::string kernel_log_unreadable;
     std::size_t kernel_log_records = 0;
     std::vector<GpuEvent> gpu_events;
+    // On a reading made after the device layer: the same reader's reading from before it, which
+    // health.error_growth compares with (runner/health_phase.hpp); null on the first reading.
+    const NodeHealth* before = nullptr;
 };
 
 // A source of health readings for one vendor. Cheap (milliseconds), no GPU work, no root.

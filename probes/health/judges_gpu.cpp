@@ -113,12 +113,23 @@ HealthVerdict judge_clocks(const GpuHealth& g, double slowdown_margin_c) {
 }
 
 HealthVerdict judge_pcie_errors(const GpuHealth& g) {
-    if (!g.pcie_replays.ok()) {
-        return {g.pcie_replays.not_supported ? Status::Skip : Status::Error,
-                "PCIe replay counter could not be read: " + g.pcie_replays.why(), "", ""};
+    if (!g.pcie_replays.ok() && !g.aer.ok()) {
+        const bool none = g.pcie_replays.not_supported && g.aer.not_supported;
+        return {
+            none ? Status::Skip : Status::Error,
+            "PCIe error counters could not be read: replays (" + g.pcie_replays.why() + "), AER (" + g.aer.why() + ")",
+            "", ""};
     }
-    // Recorded, not judged: DCGM's limit is a rate (replays per minute), which needs a second reading.
-    return {Status::Info, fmt::format("{} PCIe replay(s) since the GPU was last reset", *g.pcie_replays.value), "", ""};
+    // Recorded, not judged: DCGM's limits are rates over a window; health.error_growth judges the
+    // growth between this reading and the one after the device layer.
+    const std::string replays =
+        g.pcie_replays.ok() ? fmt::format("{} PCIe replay(s) since the GPU was last reset", *g.pcie_replays.value)
+                            : "PCIe replays not read (" + g.pcie_replays.why() + ")";
+    const std::string aer =
+        g.aer.ok() ? fmt::format("AER since the kernel found it: correctable {}, non-fatal {}, fatal {}",
+                                 g.aer.value->correctable, g.aer.value->nonfatal, g.aer.value->fatal)
+                   : "AER not read (" + (g.aer.not_supported ? std::string("no aer_dev_* files") : g.aer.error) + ")";
+    return {Status::Info, replays + "; " + aer, "", ""};
 }
 
 HealthVerdict judge_nvlink(const GpuHealth& g) {

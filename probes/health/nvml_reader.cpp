@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "health/health_reading.hpp"
+#include "health/pcie_aer.hpp"
 #include "nvml/nvml_library.hpp"
 
 namespace gpuconform {
@@ -206,6 +207,11 @@ GpuHealth read_gpu(const nvml::Library& lib, Device dev, int index) {
     read_memory(lib, dev, g);
     read_clocks(lib, dev, g);
     g.pcie_replays = scalar<unsigned int, unsigned int>(lib, "nvmlDeviceGetPcieReplayCounter", dev);
+    if (const std::string bdf = sysfs_bdf(g.pci_bus_id); !bdf.empty()) {
+        g.aer = read_pcie_aer("/sys/bus/pci/devices/" + bdf);
+    } else {
+        g.aer = Read<AerCounts>::failed("NVML gave no PCI bus id to find the AER counters by");
+    }
     g.read_at_unix_s = unix_now();
     read_modes(lib, dev, g);
     read_nvlinks(lib, dev, g);

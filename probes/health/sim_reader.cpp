@@ -18,6 +18,8 @@ using sim::Fault;
 constexpr unsigned int k_default_limit_mw = 700'000;
 constexpr unsigned int k_capped_limit_mw = 450'000;
 constexpr unsigned int k_slowdown_c = 87;
+// pcie_replays_growing: replays added at each later reading, above DCGM's 80 per 15 minutes.
+constexpr unsigned int k_replays_per_reading = 100;
 
 std::string sim_bdf(int index) { return fmt::format("0000:{:02x}:00.0", 0x18 + index); }
 
@@ -43,6 +45,7 @@ GpuHealth healthy_gpu(int index) {
     g.power_limit_mw = Read<unsigned int>::of(k_default_limit_mw);
     g.default_power_limit_mw = Read<unsigned int>::of(k_default_limit_mw);
     g.pcie_replays = Read<unsigned int>::of(0);
+    g.aer = Read<AerCounts>::of({});
     g.read_at_unix_s = static_cast<double>(std::time(nullptr));
     g.persistence = Read<bool>::of(true);
     g.compute_mode = Read<unsigned int>::of(nvml::k_compute_default);
@@ -52,7 +55,8 @@ GpuHealth healthy_gpu(int index) {
     return g;
 }
 
-void apply_faults(const sim::FaultSet& faults, GpuHealth& g) {
+// `reading`: how many readings this reader made before (0 for the first).
+void apply_faults(const sim::FaultSet& faults, GpuHealth& g, unsigned int reading) {
     if (faults.has(Fault::EccUncorrectable)) {
         g.ecc.volatile_uncorrected = Read<std::uint64_t>::of(2);
         g.ecc.aggregate_uncorrected = Read<std::uint64_t>::of(2);
@@ -72,6 +76,9 @@ void apply_faults(const sim::FaultSet& faults, GpuHealth& g) {
     }
     if (faults.has(Fault::PowerCapped)) {
         g.power_limit_mw = Read<unsigned int>::of(k_capped_limit_mw);
+    }
+    if (faults.has(Fault::PcieReplaysGrowing)) {
+        g.pcie_replays = Read<unsigned int>::of(reading * k_replays_per_reading);
     }
     if (faults.has(Fault::VbiosOdd)) {
         g.vbios = Read<std::string>::of("96.00.74.00.01");
@@ -108,18 +115,20 @@ public:
                     sim_bdf(d));
             }
             GpuHealth g = healthy_gpu(d);
-            apply_faults(faults, g);
+            apply_faults(faults, g, m_readings);
             node.gpus.push_back(std::move(g));
         }
         const auto records = parse_dmesg_text(kernel_log);
         node.kernel_log_read = true;
         node.kernel_log_records = records.size();
         node.gpu_events = find_gpu_events(records);
+        ++m_readings;
         return node;
     }
 
 private:
     std::string m_options;
+    mutable unsigned int m_readings = 0;  // counters that grow do so from one reading to the next
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "health/health_checks.hpp"
 #include "health/kernel_log.hpp"
 
 #include "runner/worker_child.hpp"
@@ -121,10 +122,40 @@ bool has_health_checks(const std::vector<const CheckDef*>& checks) {
     return std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) { return is_health(*c); });
 }
 
-void run_health_checks(const std::vector<const CheckDef*>& checks,
-                       const std::vector<std::unique_ptr<HealthReader>>& readers, const Environment& env,
-                       const Profile& profile, const RunOptions& options, PhaseLog* phases,
-                       const std::function<void(CheckResult)>& record) {
+namespace {
+
+// Every GpuNode check once per reading, every Gpu check once per GPU read.
+void judge_nodes(const CheckDef& def, const std::vector<NodeHealth>& nodes, const Environment& env,
+                 const Profile& profile, const RunOptions& options, const std::function<void(CheckResult)>& record) {
+    for (const NodeHealth& node : nodes) {
+        CheckContext ctx{env, profile, options, nullptr, nullptr, -1, {}};
+        ctx.health = &node;
+        if (def.scope == Scope::GpuNode) {
+            CheckResult r = run_check_in_process(def, ctx);
+            r.backend = node.backend;
+            record(std::move(r));
+            continue;
+        }
+        if (node.gpus.empty()) {
+            record(without_gpus(def, node));
+            continue;
+        }
+        for (std::size_t i = 0; i < node.gpus.size(); ++i) {
+            ctx.device = static_cast<int>(i);
+            CheckResult r = run_check_in_process(def, ctx);
+            r.backend = node.gpus[i].backend;
+            r.device = node.gpus[i].index;
+            record(std::move(r));
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<NodeHealth> run_health_checks(const std::vector<const CheckDef*>& checks,
+                                          const std::vector<std::unique_ptr<HealthReader>>& readers,
+                                          const Environment& env, const Profile& profile, const RunOptions& options,
+                                          PhaseLog* phases, const std::function<void(CheckResult)>& record) {
     std::vector<NodeHealth> nodes;
     {
         PhaseLog::Scope stamp(phases, "health.read");
@@ -135,29 +166,32 @@ void run_health_checks(const std::vector<const CheckDef*>& checks,
     }
     PhaseLog::Scope stamp(phases, "health.checks");
     for (const auto* def : checks) {
-        if (!is_health(*def)) {
-            continue;
+        if (is_health(*def) && !after_device_layer(*def)) {
+            judge_nodes(*def, nodes, env, profile, options, record);
         }
-        for (const auto& node : nodes) {
-            CheckContext ctx{env, profile, options, nullptr, nullptr, -1, {}};
-            ctx.health = &node;
-            if (def->scope == Scope::GpuNode) {
-                CheckResult r = run_check_in_process(*def, ctx);
-                r.backend = node.backend;
-                record(std::move(r));
-                continue;
-            }
-            if (node.gpus.empty()) {
-                record(without_gpus(*def, node));
-                continue;
-            }
-            for (std::size_t i = 0; i < node.gpus.size(); ++i) {
-                ctx.device = static_cast<int>(i);
-                CheckResult r = run_check_in_process(*def, ctx);
-                r.backend = node.gpus[i].backend;
-                r.device = node.gpus[i].index;
-                record(std::move(r));
-            }
+    }
+    return nodes;
+}
+
+void run_health_growth_checks(const std::vector<const CheckDef*>& checks,
+                              const std::vector<std::unique_ptr<HealthReader>>& readers,
+                              const std::vector<NodeHealth>& before, const Environment& env, const Profile& profile,
+                              const RunOptions& options, PhaseLog* phases,
+                              const std::function<void(CheckResult)>& record) {
+    const bool any = std::any_of(checks.begin(), checks.end(),
+                                 [](const CheckDef* c) { return is_health(*c) && after_device_layer(*c); });
+    if (!any) {
+        return;
+    }
+    PhaseLog::Scope stamp(phases, "health.reread");
+    std::vector<NodeHealth> after;
+    for (std::size_t n = 0; n < readers.size(); ++n) {
+        after.push_back(readers[n]->read());  // counters only: the kernel log was read once, before
+        after.back().before = n < before.size() ? &before[n] : nullptr;
+    }
+    for (const auto* def : checks) {
+        if (is_health(*def) && after_device_layer(*def)) {
+            judge_nodes(*def, after, env, profile, options, record);
         }
     }
 }

@@ -26,6 +26,7 @@
 #include "runner/output.hpp"
 #include "runner/report.hpp"
 #include "runner/selftest.hpp"
+#include "runner/sim_capacity.hpp"
 #include "runner/terminal.hpp"
 #include "runner/worker.hpp"
 #include "runner/worker_child.hpp"
@@ -211,6 +212,13 @@ int run_suite(const RunRequest& req) {
     const bool needs_backends = std::any_of(checks.begin(), checks.end(), [](const CheckDef* c) {
         return c->scope == Scope::Backend || c->scope == Scope::Device || c->scope == Scope::Node;
     });
+    const bool simulated = std::find(req.backends.begin(), req.backends.end(), "sim") != req.backends.end();
+    if (const std::string why =
+            simulated && needs_backends ? sim_capacity_problem(req.sim_devices, mem_available_bytes()) : std::string();
+        !why.empty()) {
+        fmt::print(stderr, "gpuconform: {}\nno checks were run.\n", why);
+        return 2;
+    }
     // Host checks need no GPU (a compile probe that runs takes the GPU turn, core/gpu_turn.hpp):
     // with CPUs to spare they run beside the device checks; on a small node, before them.
     HostChecks host_checks(checks, run.env, profile, options);
@@ -224,10 +232,13 @@ int run_suite(const RunRequest& req) {
     }
 
     // The GPUs' own state, read in milliseconds without a GPU runtime, before any device work.
-    if (has_health_checks(checks) && !g_interrupted) {
+    std::vector<std::unique_ptr<HealthReader>> health;
+    std::vector<NodeHealth> health_before;
+    const bool health_read = has_health_checks(checks) && !g_interrupted;
+    if (health_read) {
         const auto backends = req.backends.empty() ? std::vector<std::string>{"cuda", "hip"} : req.backends;
-        run_health_checks(checks, health_readers(run.env, backends, sim_options(req)), run.env, profile, options,
-                          &phases, record);
+        health = health_readers(run.env, backends, sim_options(req));
+        health_before = run_health_checks(checks, health, run.env, profile, options, &phases, record);
     }
 
     DevicePhase phase(run.env, profile, options, req, record);
@@ -288,6 +299,12 @@ int run_suite(const RunRequest& req) {
     }
 
     framework.reset();  // a child never told to go (a stop) has its group ended here
+
+    // The error counters again, milliseconds: what grew under our own copies. Also after a stop,
+    // so that the partial report still says whether the links misbehaved while we ran.
+    if (health_read) {
+        run_health_growth_checks(checks, health, health_before, run.env, profile, options, &phases, record);
+    }
 
     PhaseLog::Scope report_stamp(&phases, "report.assemble");
     attribute_environment(run.results, run.env);

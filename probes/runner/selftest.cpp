@@ -20,7 +20,7 @@ const std::vector<std::string> k_fatal_probe{"async.launch.returns_early", "asyn
 // A health fault changes what the health reader sees, not the device: its scenario runs the health layer alone.
 const std::vector<std::string> k_health_layer{"health.inventory", "health.ecc",         "health.memory_remap",
                                               "health.clocks",    "health.pcie_errors", "health.nvlink",
-                                              "health.xid"};
+                                              "health.xid",       "health.error_growth"};
 
 }  // namespace
 
@@ -163,6 +163,11 @@ const std::vector<FaultScenario>& fault_scenarios() {
          {},
          k_health_layer,
          "an Xid 79 (GPU has fallen off the bus) in the kernel log since boot: the catalog says reboot the node"},
+        {"pcie_replays_growing",
+         {},
+         k_health_layer,
+         "the PCIe replay counter 100 higher after the device layer than before it, above DCGM's 80 per 15 "
+         "minutes: the link fails under our own copies"},
         // A busy node: another process on the GPU the whole run, no time to wait for it.
         {"",
          {},
@@ -337,12 +342,14 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
             health.push_back(&c);
         }
     }
-    run_health_checks(health, health_readers(env, {"sim"}, sim_options), env, profile, options, nullptr,
-                      [&](CheckResult r) { out.results.push_back(std::move(r)); });
+    const auto readers = health_readers(env, {"sim"}, sim_options);
+    const auto keep = [&](CheckResult r) { out.results.push_back(std::move(r)); };
+    const auto before = run_health_checks(health, readers, env, profile, options, nullptr, keep);
     if (!checks.empty()) {
         phase.add_backend("sim", sim_options);
         phase.run_device_checks(checks);
     }
+    run_health_growth_checks(health, readers, before, env, profile, options, nullptr, keep);
     const bool cotenant = scenario.cotenant_s >= 0;
     for (const auto& r : out.results) {
         // A warn counts where no co-tenant is: it is the verdict of a check whose finding is advice

@@ -16,8 +16,6 @@
 
 namespace gpuconform {
 
-std::atomic<bool> g_interrupted{false};
-
 namespace {
 // In a forked worker: closes every descriptor above stderr but its two pipe ends. A fork keeps
 // what the parent had open (earlier workers' pipes, the framework layer's go socket), and a

@@ -11,12 +11,10 @@
 #include "core/backend_info.hpp"
 #include "core/check.hpp"
 #include "core/child_group.hpp"
+#include "core/interrupt.hpp"  // g_interrupted: workers are stopped and the run ends with a partial report
 #include "core/phase_log.hpp"
 
 namespace gpuconform {
-
-// Set by SIGINT/SIGTERM handlers; workers are stopped and the run ends with a partial report.
-extern std::atomic<bool> g_interrupted;
 
 struct WorkerSetup {
     std::string backend;  // module name

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/gpu_turn.hpp"
+#include "core/interrupt.hpp"
 #include "framework/child_process.hpp"
 #include "host/host_fs.hpp"
 #include "host/verdict.hpp"
@@ -33,7 +34,7 @@ std::string limits_text(const HostCompilerLimits& l) {
 std::string run_probe(const std::string& binary, const std::string& dir, bool* ok) {
     const auto outcome = [&] {
         std::lock_guard<std::mutex> turn(gpu_timing_turn());  // never inside a device measurement
-        return run_child({binary}, {}, dir + "/run.log", k_run_limit_s);
+        return run_child({binary}, {}, dir + "/run.log", k_run_limit_s, &g_interrupted);
     }();
     const auto out = trim(read_text("/", dir + "/run.log").value_or(""));
     *ok = outcome.started && !outcome.timed_out && outcome.exit_code == 0;
@@ -73,6 +74,7 @@ void run_cuda_compile(CheckContext& ctx, CheckResult& r) {
         }
     }
     run_compiles(runs, tmp.path(), k_compile_limit_s);
+    throw_if_stopped(runs);
 
     const bool gpu = count_pci_gpus(ctx.env, "nvidia") > 0 || ctx.env.kernel_drivers.count("nvidia") > 0;
     nlohmann::json facts = nlohmann::json::array();

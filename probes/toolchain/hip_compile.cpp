@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/gpu_turn.hpp"
+#include "core/interrupt.hpp"
 #include "framework/child_process.hpp"
 #include "host/host_fs.hpp"
 #include "host/verdict.hpp"
@@ -43,6 +44,7 @@ void run_hip_compile(CheckContext& ctx, CheckResult& r) {
         runs.push_back(make_compile(compilers[i], argv, out));
     }
     run_compiles(runs, tmp.path(), k_compile_limit_s);
+    throw_if_stopped(runs);
     nlohmann::json facts = nlohmann::json::array();
     std::vector<std::string> failures;
     std::vector<std::string> fixes;
@@ -59,7 +61,7 @@ void run_hip_compile(CheckContext& ctx, CheckResult& r) {
         } else if (gpu) {
             const auto outcome = [&] {
                 std::lock_guard<std::mutex> turn(gpu_timing_turn());  // never inside a device measurement
-                return run_child({run.binary}, {}, tmp.path() + "/run.log", k_run_limit_s);
+                return run_child({run.binary}, {}, tmp.path() + "/run.log", k_run_limit_s, &g_interrupted);
             }();
             const auto said = trim(read_text("/", tmp.path() + "/run.log").value_or(""));
             c["run"] = said;

@@ -1,6 +1,7 @@
 #include "toolchain/probe_compile.hpp"
 #include "core/temp_dir.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/check.hpp"
+#include "core/interrupt.hpp"
 #include "framework/child_process.hpp"
 #include "host/host_fs.hpp"
 
@@ -190,7 +193,7 @@ void run_compiles(std::vector<CompileRun>& runs, const std::string& dir, double 
         const std::string log = dir + "/compile-" + std::to_string(i) + ".log";
         pending.push_back(std::async(std::launch::async, [argv = runs[i].argv, log, timeout_s, dir] {
             // The compilers' own temporaries (clang leaves empty folders) land in our folder, removed after.
-            return run_child(argv, {{"TMPDIR", dir}}, log, timeout_s);
+            return run_child(argv, {{"TMPDIR", dir}}, log, timeout_s, &g_interrupted);
         }));
     }
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -203,7 +206,14 @@ void run_compiles(std::vector<CompileRun>& runs, const std::string& dir, double 
         } else if (outcome.timed_out) {
             run.output += "\n[killed after " + std::to_string(static_cast<int>(timeout_s)) + " s]";
         }
-        run.ok = outcome.started && !outcome.timed_out && outcome.exit_code == 0;
+        run.stopped = outcome.stopped;
+        run.ok = outcome.started && !outcome.timed_out && !outcome.stopped && outcome.exit_code == 0;
+    }
+}
+
+void throw_if_stopped(const std::vector<CompileRun>& runs) {
+    if (std::any_of(runs.begin(), runs.end(), [](const CompileRun& r) { return r.stopped; })) {
+        throw SkipCheck("the run was stopped while the probe compiled: not judged");
     }
 }
 

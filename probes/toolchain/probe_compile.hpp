@@ -36,12 +36,17 @@ struct CompileRun {
     double wall_s = 0;
     std::string output;  // the compiler's output, trimmed to a few KiB
     CompileDiagnosis diagnosis;
-    std::string binary;  // the probe executable when ok
+    std::string binary;    // the probe executable when ok
+    bool stopped = false;  // the run was stopped (g_interrupted) while it compiled: not judged
 };
 CompileRun make_compile(std::string label, std::vector<std::string> argv, std::string binary);
 
 // Runs every compile in `runs` at once (each with `timeout_s`) in `dir`; fills ok/output/wall_s.
+// A stop (g_interrupted) ends every compiler's process group within a second, marking it stopped.
 void run_compiles(std::vector<CompileRun>& runs, const std::string& dir, double timeout_s);
+
+// Throws SkipCheck when a compile of `runs` was stopped: a compile cut short is no verdict.
+void throw_if_stopped(const std::vector<CompileRun>& runs);
 
 // Writes the probe sources into `dir`: probe.cu (CUDA) and probe.hip (HIP).
 void write_probe_sources(const std::string& dir);

@@ -24,7 +24,7 @@ bool DiffResult::regressed() const {
     }
     const auto worse = [](const auto& c) { return c.change == Change::Worse; };
     return std::any_of(statuses.begin(), statuses.end(), worse) || std::any_of(links.begin(), links.end(), worse) ||
-           key_regressions() > 0;
+           !counters.empty() || key_regressions() > 0;
 }
 
 std::string LinkChange::text() const {
@@ -539,10 +539,12 @@ DiffResult compare_sides(const DiffSide& base, const DiffSide& now, const Tolera
         d.base_selection = describe_side(base);
         d.new_selection = describe_side(now);
     }
+    d.counters = grown_counters(base, now);
     for (const auto& [key, b] : base.figures) {
         const auto it = now.figures.find(key);
-        if (it == now.figures.end() || b.medians.empty() || it->second.medians.empty()) {
-            continue;
+        if (it == now.figures.end() || b.medians.empty() || it->second.medians.empty() ||
+            is_health_counter(key.first.substr(0, key.first.find(' ')), key.second)) {
+            continue;  // a health counter is judged by its growth, not by the noise rule
         }
         MeasurementChange c = judge_figure(key.first, key.second, b, it->second, tolerances);
         if (c.note != "within noise") {

@@ -128,12 +128,29 @@ struct LinkChange {
     std::string text() const;  // "link x16 → x8", "link Gen5 → Gen4", "link Gen5 x16 → Gen4 x8"
 };
 
+// A health counter of one GPU that grew from BASE to NEW ("ECC uncorrectable +2 on cuda:3"):
+// errors the GPU recorded between the runs, a regression whatever the statuses say.
+struct CounterGrowth {
+    std::string host;
+    std::string gpu;      // "cuda:3"
+    std::string counter;  // "ECC uncorrectable"
+    double base = 0.0, now = 0.0;
+
+    std::string text() const;  // "ECC uncorrectable +2 on cuda:3"
+};
+
+// Whether (check id, measurement) is a health counter diff judges by its growth (diff_counters.cpp).
+bool is_health_counter(const std::string& id, const std::string& name);
+// The health counters that grew between the sides, per GPU (results labelled "id [cuda:3]").
+std::vector<CounterGrowth> grown_counters(const DiffSide& base, const DiffSide& now);
+
 struct DiffResult {
     std::size_t base_runs = 0;
     std::size_t new_runs = 0;
     std::vector<StatusChange> statuses;
     std::vector<MeasurementChange> measurements;  // key and diagnostic; views hide diagnostics unless --all
     std::vector<LinkChange> links;
+    std::vector<CounterGrowth> counters;  // health counters that grew: regressions
     // Not the same node (another GPU model; another host when two single hosts are compared):
     // "node2: GPU model: A → B". That host's changes are not judged; the other hosts' are.
     std::vector<std::string> different_nodes;
@@ -150,8 +167,8 @@ struct DiffResult {
     std::string base_selection, new_selection;  // describe() of each side's selections, "; "-joined
     std::vector<Rejected> rejected;
 
-    // A status that got worse, a key figure beyond noise the bad way or a link that went down, on
-    // the same node; or a host that vanished.
+    // A status that got worse, a key figure beyond noise the bad way, a link that went down or a
+    // health counter that grew, on the same node; or a host that vanished.
     bool regressed() const;
     std::size_t key_regressions() const;
 };

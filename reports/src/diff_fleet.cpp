@@ -65,6 +65,10 @@ void merge_host(DiffResult& into, DiffResult&& one, const std::string& name, Hos
         l.host = name;
         into.links.push_back(std::move(l));
     }
+    for (auto& c : one.counters) {
+        c.host = name;
+        into.counters.push_back(std::move(c));
+    }
     for (auto& f : one.findings) {
         f.host = name;
         into.findings.push_back(std::move(f));

@@ -117,6 +117,9 @@ std::string node_lines(const DiffResult& d, const std::string& lead, Escape esca
     for (const LinkChange& l : d.links) {
         out += fmt::format("{}{} {}: {}\n", lead, change_name(l.change), escape(where(l.host, l.address)), l.text());
     }
+    for (const CounterGrowth& c : d.counters) {
+        out += fmt::format("{}worse {} ({:g} → {:g})\n", lead, escape(where(c.host, c.text())), c.base, c.now);
+    }
     return out;
 }
 
@@ -295,8 +298,17 @@ nlohmann::json diff_to_json(const DiffResult& d) {
                          {"change", change_name(l.change)},
                          {"text", l.text()}});
     }
+    nlohmann::json counters = nlohmann::json::array();
+    for (const CounterGrowth& c : d.counters) {
+        counters.push_back({{"host", c.host},
+                            {"gpu", c.gpu},
+                            {"counter", c.counter},
+                            {"base", c.base},
+                            {"new", c.now},
+                            {"text", c.text()}});
+    }
     return {{"schema", "gpuconform-diff"},
-            {"schema_version", "1.3"},
+            {"schema_version", "1.4"},
             {"base_runs", d.base_runs},
             {"new_runs", d.new_runs},
             {"regressed", d.regressed()},
@@ -311,6 +323,7 @@ nlohmann::json diff_to_json(const DiffResult& d) {
             {"different_nodes", d.different_nodes},
             {"environment", d.environment},
             {"links", links},
+            {"counters", counters},
             {"findings", findings_json(d)},
             {"statuses", statuses},
             {"measurements", measurements},

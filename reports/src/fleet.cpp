@@ -210,14 +210,14 @@ Fleet build_fleet(const ReportSet& set) {
                     return cause_names_label(r, set.labels.at(p.label));
                 });
                 if (names) {
-                    v.causes.push_back(cause_index(c.kind + '\x1f' + (c.id.empty() ? c.title : c.id),
+                    v.causes.push_back(cause_index(join_pair(c.kind, c.id.empty() ? c.title : c.id),
                                                    {c.id, c.kind, c.title, c.fix, "", {}}));
                     explained = true;
                 }
             }
             if (!explained) {
                 const std::string check = split_pair(set.labels.at(p.label)).first;
-                const std::uint32_t c = cause_index("check\x1f" + check, {check, "check", "", "", "", {}});
+                const std::uint32_t c = cause_index(join_pair("check", check), {check, "check", "", "", "", {}});
                 CheckEvidence& e = evidence[c];
                 (p.status == Status::Fail ? e.failed : e.errored) = true;
                 if (!p.remediation.empty()) {

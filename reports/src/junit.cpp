@@ -45,37 +45,8 @@ std::vector<Suite> suites_by_layer(const nlohmann::json& results) {
     return suites;
 }
 
-// Text for XML 1.0: invalid UTF-8 becomes U+FFFD, and code points XML forbids even as
-// references (surrogates, U+FFFE, U+FFFF) are dropped; then the markup characters are escaped.
-// https://www.w3.org/TR/xml/#charsets
-std::string xml_text(std::string_view s) {
-    std::string clean;
-    clean.reserve(s.size());
-    for (std::size_t i = 0; i < s.size();) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        const std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
-        bool ok = len > 0 && i + len <= s.size();
-        char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-        for (std::size_t k = 1; ok && k < len; ++k) {
-            const auto c = static_cast<unsigned char>(s[i + k]);
-            ok = (c & 0xC0) == 0x80;
-            cp = (cp << 6) | (c & 0x3F);
-        }
-        const std::size_t min_len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-        ok = ok && min_len == len && cp <= 0x10FFFF;
-        if (!ok) {
-            clean += "\xEF\xBF\xBD";
-            ++i;
-            continue;
-        }
-        const bool forbidden = (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF;
-        if (!forbidden) {
-            clean.append(s.substr(i, len));
-        }
-        i += len;
-    }
-    return xml_escape(clean);
-}
+// Every string through the one XML escape (bounded, XML 1.0 characters only: text_escape.hpp).
+std::string xml_text(std::string_view s) { return xml_escape(s); }
 
 // Case and suite names carry the host, so the files of a fleet merged into one CI view keep
 // every case apart (GitLab and Jenkins key cases on classname + name).

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <filesystem>
 
 #include "report_set.hpp"
@@ -22,9 +23,37 @@ std::uint32_t StringTable::intern(std::string_view s) {
     return id;
 }
 
+std::string join_fields(std::initializer_list<std::string_view> fields) {
+    std::string out;
+    for (const std::string_view f : fields) {
+        out += std::to_string(f.size());
+        out += ':';
+        out += f;
+    }
+    return out;
+}
+
+std::vector<std::string> split_fields(std::string_view key) {
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while (at < key.size()) {
+        const std::size_t colon = key.find(':', at);
+        std::size_t len = 0;
+        const auto [end, ec] = std::from_chars(key.data() + at, key.data() + key.size(), len);
+        if (colon == std::string_view::npos || ec != std::errc() || end != key.data() + colon ||
+            len > key.size() - colon - 1) {
+            break;  // not a key join_fields made: nothing more to split
+        }
+        out.emplace_back(key.substr(colon + 1, len));
+        at = colon + 1 + len;
+    }
+    return out;
+}
+
 std::pair<std::string, std::string> split_pair(const std::string& s) {
-    const auto pos = s.find('\x1f');
-    return pos == std::string::npos ? std::pair{s, std::string()} : std::pair{s.substr(0, pos), s.substr(pos + 1)};
+    auto fields = split_fields(s);
+    fields.resize(2);
+    return {std::move(fields[0]), std::move(fields[1])};
 }
 
 namespace {

@@ -97,8 +97,7 @@ struct WorkerTables {
 std::string join_groups(const GroupValues& g) {
     std::string out;
     for (const auto& v : g) {
-        out += v;
-        out += '\x1f';
+        out += join_fields({v});
     }
     return out;
 }
@@ -119,14 +118,14 @@ void scan_one(const std::string& path, const ReportLoader& load, std::size_t i, 
     entry.groups = t.groups.intern(join_groups(scanned->groups));
     entry.results.reserve(scanned->results.size());
     for (ScannedResult& r : scanned->results) {
-        const std::uint32_t label = t.labels.intern(r.id + '\x1f' + r.device);
+        const std::uint32_t label = t.labels.intern(join_pair(r.id, r.device));
         entry.results.push_back({label, r.status, r.disturbed});
         if (o.problems && severity(r.status) > severity(Status::Info)) {
             entry.problems.push_back(
                 {label, r.status, std::move(r.summary), std::move(r.disturbance), std::move(r.remediation)});
         }
         for (const ScannedMeasurement& m : r.measurements) {
-            entry.measurements.push_back({label, t.measures.intern(m.name + '\x1f' + m.unit), m.value,
+            entry.measurements.push_back({label, t.measures.intern(join_pair(m.name, m.unit)), m.value,
                                           std::min(m.value, m.min.value_or(m.value)),
                                           std::max(m.value, m.max.value_or(m.value)), std::max(m.n, 1),
                                           direction_from_string(m.direction), role_from_string(m.role), m.samples});
@@ -177,12 +176,8 @@ void merge_ids(std::vector<RunEntry>& runs, const std::vector<unsigned>& owner, 
     }
     for (std::uint32_t g = 0; g < groups.size(); ++g) {
         GroupValues values;
-        std::size_t start = 0;
-        for (auto& v : values) {
-            const std::size_t end = groups.at(g).find('\x1f', start);
-            v = groups.at(g).substr(start, end - start);
-            start = end + 1;
-        }
+        const std::vector<std::string> fields = split_fields(groups.at(g));
+        std::copy_n(fields.begin(), std::min(fields.size(), values.size()), values.begin());
         set.group_values.push_back(std::move(values));
     }
 }

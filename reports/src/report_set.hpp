@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,14 +33,14 @@ struct Rejected {
 };
 
 struct ResultEntry {
-    std::uint32_t label;  // into ReportSet::labels: "id\x1f" + device
+    std::uint32_t label;  // into ReportSet::labels: join_pair(id, device)
     Status status;
     bool disturbed = false;  // another GPU user moved its figures (the result's `disturbance`)
 };
 
 struct MeasurementEntry {
     std::uint32_t label;  // the result it belongs to
-    std::uint32_t name;   // into ReportSet::measures: "name\x1f" + unit
+    std::uint32_t name;   // into ReportSet::measures: join_pair(name, unit)
     double value;
     double lo;  // the measurement's own min..max (value when the report kept none)
     double hi;
@@ -88,7 +89,13 @@ struct ReadOptions {
     bool problems = false;        // keep summaries, disturbances and causes of non-pass runs
 };
 
-// Splits an interned "a\x1fb" pair.
+// Strings as one interned key that splits back exactly whatever bytes they hold: each as its
+// length in decimal, ':', its bytes. (A separator byte would let a value that carries it spill
+// into the next field: a \x1f in a distro name once moved a report under another kernel.)
+std::string join_fields(std::initializer_list<std::string_view> fields);
+std::vector<std::string> split_fields(std::string_view key);
+// A label "id" + device or a measure name + unit as one key, and back.
+inline std::string join_pair(std::string_view a, std::string_view b) { return join_fields({a, b}); }
 std::pair<std::string, std::string> split_pair(const std::string& s);
 
 // Expands files and folders (recursively, *.json) into a sorted list; missing paths are rejected.

@@ -12,9 +12,7 @@
 namespace gpuconform {
 
 bool cause_names_label(const std::string& cause_result, const std::string& label) {
-    const std::size_t sep = label.find('\x1f');
-    const std::string id = label.substr(0, sep);
-    const std::string device = sep == std::string::npos ? "" : label.substr(sep + 1);
+    const auto [id, device] = split_pair(label);
     if (cause_result == id) {
         return true;
     }
@@ -212,7 +210,7 @@ ReportProblems read_report_problems(const nlohmann::json& doc) {
     for (const RunCause& c : p.causes) {
         std::vector<std::size_t> named;
         for (std::size_t i = 0; i < p.results.size(); ++i) {
-            const std::string label = p.results[i].id + '\x1f' + device_of(p.results[i]);
+            const std::string label = join_pair(p.results[i].id, device_of(p.results[i]));
             if (std::any_of(c.results.begin(), c.results.end(),
                             [&](const std::string& ref) { return cause_names_label(ref, label); })) {
                 named.push_back(i);

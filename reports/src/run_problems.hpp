@@ -18,7 +18,7 @@
 
 namespace gpuconform {
 
-// Whether a cause's results entry ("id" or "id[cuda:0]") names this result label ("id\x1fcuda:0").
+// Whether a cause's results entry ("id" or "id[cuda:0]") names this result label (join_pair(id, "cuda:0")).
 bool cause_names_label(const std::string& cause_result, const std::string& label);
 
 // fail, error and warn ask something of someone; pass, info and skip do not.

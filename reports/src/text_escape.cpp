@@ -1,5 +1,7 @@
 #include "text_escape.hpp"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 namespace gpuconform {
@@ -54,43 +56,86 @@ std::string strip_unsafe(std::string_view s) {
     return out;
 }
 
-std::string xml_escape(std::string_view s) {
-    std::string out;
-    out.reserve(s.size() + 16);
-    for (const char c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&#39;";
-                break;
-            case '\t':
-                out += "&#9;";
-                break;
-            case '\n':
-                out += "&#10;";
-                break;
-            case '\r':
-                out += "&#13;";
-                break;
-            default:
-                if (u < 0x20 || u == 0x7f) {
-                    out += "\xEF\xBF\xBD";  // not representable in XML 1.0, even as a reference
-                } else {
-                    out += c;
-                }
+namespace {
+
+// The UTF-8 sequence at s[i]: its length and code point; length 0 when it is not valid UTF-8
+// (a stray byte, a truncated or overlong sequence, a value above U+10FFFF).
+std::pair<std::size_t, char32_t> utf8_at(std::string_view s, std::size_t i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > s.size()) {
+        return {0, 0};
+    }
+    char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+    for (std::size_t k = 1; k < len; ++k) {
+        const auto c = static_cast<unsigned char>(s[i + k]);
+        if ((c & 0xC0) != 0x80) {
+            return {0, 0};
         }
+        cp = (cp << 6) | (c & 0x3F);
+    }
+    const std::size_t min_len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    return min_len == len && cp <= 0x10FFFF ? std::pair{len, cp} : std::pair<std::size_t, char32_t>{0, 0};
+}
+
+constexpr const char* k_replacement = "\xEF\xBF\xBD";  // U+FFFD
+
+}  // namespace
+
+std::string xml_escape(std::string_view raw) {
+    const std::string bound = bounded(raw, k_max_view_bytes);
+    const std::string_view s = bound;
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        const auto [len, cp] = utf8_at(s, i);
+        if (len == 0) {
+            out += k_replacement;  // not UTF-8: the page and the XML parser would reject the file
+            ++i;
+            continue;
+        }
+        // Code points XML 1.0 forbids even as references (https://www.w3.org/TR/xml/#charsets):
+        // surrogates, U+FFFE and U+FFFF are dropped (noncharacters: nothing was meant by them);
+        // the C0 controls other than tab, newline and CR become U+FFFD (something was there).
+        if ((cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF) {
+            // dropped
+        } else if (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') {
+            out += k_replacement;
+        } else if (unsafe_sequence(s, i) > 0 || cp == 0x7f) {
+            out += strip_unsafe(s.substr(i, len));  // a bidi control or C1 control: shown, never obeyed
+        } else if (len > 1) {
+            out.append(s.substr(i, len));
+        } else {
+            switch (static_cast<char>(cp)) {
+                case '&':
+                    out += "&amp;";
+                    break;
+                case '<':
+                    out += "&lt;";
+                    break;
+                case '>':
+                    out += "&gt;";
+                    break;
+                case '"':
+                    out += "&quot;";
+                    break;
+                case '\'':
+                    out += "&#39;";
+                    break;
+                case '\t':
+                    out += "&#9;";
+                    break;
+                case '\n':
+                    out += "&#10;";
+                    break;
+                case '\r':
+                    out += "&#13;";
+                    break;
+                default:
+                    out += static_cast<char>(cp);
+            }
+        }
+        i += len;
     }
     return out;
 }
@@ -117,7 +162,9 @@ std::string csv_field(std::string_view raw) {
     return out;
 }
 
-std::string prometheus_label(std::string_view s) {
+std::string prometheus_label(std::string_view raw) {
+    const std::string bound = bounded(raw, k_max_view_bytes);
+    const std::string_view s = bound;
     std::string out;
     out.reserve(s.size());
     for (const char c : s) {

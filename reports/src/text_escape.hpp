@@ -17,15 +17,19 @@ std::string bounded(std::string_view s, std::size_t max_bytes);
 // U+2066-2069) written as visible \xNN / \uNNNN escapes: shown, never obeyed.
 std::string strip_unsafe(std::string_view s);
 
-// XML/HTML text and attribute values: & < > " ' escaped; control characters that XML 1.0
-// cannot carry at all become U+FFFD; tab, newline and CR become character references.
+// XML/HTML text and attribute values, the one escape of every HTML page and JUnit file: bounded
+// to k_max_view_bytes; & < > " ' escaped; what XML 1.0 cannot carry at all is dropped
+// (surrogates, U+FFFE, U+FFFF) or becomes U+FFFD (C0 controls, bytes not UTF-8); bidi overrides and
+// isolates, DEL and C1 controls become visible \uNNNN / \xNN (a U+202E in a host name never
+// reorders a cell); tab, newline and CR become character references.
 std::string xml_escape(std::string_view s);
 
 // One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled;
 // a leading = + - @ tab or CR prefixed with ' so spreadsheets do not run it; bounded length.
 std::string csv_field(std::string_view s);
 
-// A Prometheus label value per the text exposition format: backslash, quote and newline escaped.
+// A Prometheus label value per the text exposition format: backslash, quote and newline escaped;
+// bounded.
 std::string prometheus_label(std::string_view s);
 
 // A Prometheus HELP text per the exposition format: backslash and newline escaped (a raw newline

@@ -53,6 +53,7 @@ enum class Fault : std::uint32_t {
     GpuMissing,
     VbiosOdd,
     Xid79,
+    PcieReplaysGrowing,  // each later reading shows more replays: growth during our own run
 };
 
 struct FaultName {
@@ -90,8 +91,9 @@ constexpr FaultName k_fault_names[]{
     {Fault::GpuMissing, "gpu_missing"},
     {Fault::VbiosOdd, "vbios_odd"},
     {Fault::Xid79, "xid_79"},
+    {Fault::PcieReplaysGrowing, "pcie_replays_growing"},
 };
-static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::Xid79) + 1,
+static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::PcieReplaysGrowing) + 1,
               "every Fault needs its name in k_fault_names, in order");
 static_assert(std::size(k_fault_names) <= 32, "FaultSet holds 32 knobs");
 

@@ -1,0 +1,7 @@
+#include "core/interrupt.hpp"
+
+namespace gpuconform {
+
+std::atomic<bool> g_interrupted{false};
+
+}  // namespace gpuconform
