@@ -46,7 +46,10 @@ def plan(checks, report, budget, globs, devices):
     run, skipped = [], []
     for c in checks:
         cid, layer = c["id"], c.get("layer", "")
-        if not selected(cid, globs) or selected(cid, NEVER_IN_BUDGET):
+        if not selected(cid, globs):
+            continue
+        if selected(cid, NEVER_IN_BUDGET):
+            skipped.append((cid, "not a prolog's work (the health check and nightly run it)"))
             continue
         if layer in ALWAYS_LAYERS:
             run.append(cid)

@@ -222,3 +222,22 @@ def test_the_service_has_a_finite_start_timeout():
     assert timeout not in ("", "0", "infinity")
     minutes = int(timeout[:-3]) if timeout.endswith("min") else int(timeout) // 60
     assert 30 <= minutes <= 6 * 60
+
+
+def test_budget_plans_by_measured_cost_and_names_what_it_skipped():
+    import sys
+    sys.path.insert(0, os.path.join(HERE, "..", "fleet"))
+    from gpuconform_budget import plan
+    checks = [{"id": "host.distro", "layer": "host"}, {"id": "host.toolchain.cuda_compile", "layer": "host"},
+              {"id": "health.ecc", "layer": "health"}, {"id": "async.a", "layer": "async"},
+              {"id": "async.b", "layer": "async"}, {"id": "async.c", "layer": "async"}]
+    report = {"run": {"duration_s": 2.0},
+              "results": [{"id": "host.distro", "duration_s": 0.1}, {"id": "async.a", "duration_s": 1.0, "device": 0},
+                          {"id": "async.a", "duration_s": 1.5, "device": 1}, {"id": "async.b", "duration_s": 4.0}]}
+    # budget 10: 8 usable, 1.9 s start-up, 0.1 host: async.a costs 1.5 x 2 GPUs = 3 fits, async.b 8 does not
+    run, skipped = plan(checks, report, 10, ["host.*", "health.*", "async.*"], 2)
+    assert run == ["host.distro", "health.ecc", "async.a"]
+    why = dict(skipped)
+    assert why["async.b"].startswith("measured 8.00 s")
+    assert why["async.c"] == "no measured cost on this node yet"
+    assert "host.toolchain.cuda_compile" in why
