@@ -211,8 +211,9 @@ node_state() { sc scontrol show node "$1" | sed -n 's/^ *State=\([^ ]*\).*/\1/p'
 node_reason() { sc scontrol show node "$1" | sed -n 's/^ *Reason=\(.*\) \[[^]]*\]$/\1/p'; }
 node_comment() { sc scontrol show node "$1" | sed -n 's/^ *Comment=\(.*\)$/\1/p'; }
 wait_until() {    # wait_until LIMIT_S WHAT COMMAND...
-    local limit=$1 what=$2; shift 2
-    for _ in $(seq $((limit * 5))); do "$@" && return 0; sleep 0.2; done
+    local limit=$1 what=$2 deadline; shift 2
+    deadline=$((SECONDS + limit))    # wall clock: a loaded machine makes each try slow
+    while [ "$SECONDS" -lt "$deadline" ]; do "$@" && return 0; sleep 0.2; done
     echo "test-slurm-cluster: not within ${limit}s: $what"; return 1
 }
 gen=0
