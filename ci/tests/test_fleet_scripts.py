@@ -24,7 +24,14 @@ def recording_gpuconform(tmp_path, summary="pinned H2D 9 GB/s", status="fail", r
     (tmp_path / "verdict.json").write_text(json.dumps(verdict))
     write = f'cp "{tmp_path / "report.json"}" "$out"' if write_report else ":"
     script = tmp_path / "gpuconform"
+    listed = json.dumps([{"id": "host.distro", "layer": "host"}, {"id": "health.ecc", "layer": "health"},
+                         {"id": "host.toolchain.cuda_compile", "layer": "host"},
+                         {"id": "async.copy.pinned_returns_early", "layer": "async"}])
     script.write_text(f"""#!/bin/sh
+if [ "$1" = list ]; then
+    echo '{listed}'
+    exit 0
+fi
 if [ "$1" = render ] && [ "$3" = verdict ]; then
     cat "{tmp_path / "verdict.json"}"
     exit 0
@@ -42,10 +49,12 @@ exit {rc}
     return str(script)
 
 
-def scontrol(tmp_path, show_fails=False, state="IDLE", reason=""):
+def scontrol(tmp_path, show_fails=False, state="IDLE", reason="", comment=""):
     script = tmp_path / "scontrol"
-    show = "exit 1" if show_fails else (
-        f"printf 'NodeName=n1\\n   State={state} ThreadsPerCore=1\\n   Reason={reason} [root@2026-12-01T02:00:00]\\n'")
+    lines = [f"NodeName=n1", f"   State={state} ThreadsPerCore=1", "   Partitions=gpu"]
+    lines += [f"   Comment={comment}"] if comment else []
+    lines += [f"   Reason={reason} [root@2026-12-01T02:00:00]"]
+    show = "exit 1" if show_fails else "printf '%s\\n' " + " ".join(f"'{x}'" for x in lines)
     script.write_text(f"""#!/bin/sh
 if [ "$1" = show ]; then {show}
 else printf '%s\\n' "$*" >> "{tmp_path}/actions"; fi
@@ -54,8 +63,27 @@ else printf '%s\\n' "$*" >> "{tmp_path}/actions"; fi
     return str(script)
 
 
-def healthcheck(tmp_path, env):
-    return subprocess.run(["sh", HEALTHCHECK, "--node", "n1", "--report", str(tmp_path / "hc.json")],
+def sinfo(tmp_path, nodes=4, drained_by_us=()):
+    """A partition gpu of n1..nN; drained_by_us are listed by `sinfo -R` with a reason of ours,
+    and so is n1 once the fake scontrol recorded a drain of it and no resume after."""
+    script = tmp_path / "sinfo"
+    others = "".join(f"echo '{n}|'\"$now\"'|gpuconform: x'\n" for n in drained_by_us)
+    script.write_text(f"""#!/bin/sh
+now=$(date +%Y-%m-%dT%H:%M:%S)
+case "$*" in
+    *-R*) {others or ":"}
+        last=$(grep 'NodeName=n1 State=' "{tmp_path}/actions" 2>/dev/null | tail -n 1)
+        case "$last" in *State=DRAIN*) echo "n1|$now|gpuconform: y" ;; esac ;;
+    *) for i in $(seq {nodes}); do echo "n$i"; done ;;
+esac
+""")
+    script.chmod(0o755)
+    return str(script)
+
+
+def healthcheck(tmp_path, env, *options):
+    env = env if "SINFO" in env else dict(env, SINFO=sinfo(tmp_path))
+    return subprocess.run(["sh", HEALTHCHECK, "--node", "n1", "--report", str(tmp_path / "hc.json"), *options],
                           env=dict(os.environ, **env), check=True, capture_output=True, text=True)
 
 
@@ -78,6 +106,75 @@ def test_healthcheck_drain_reason_has_no_control_characters_and_keeps_backslashe
     assert "\\c line" in reason and reason.endswith("done")
     # the log line says the same, not cut at the backslash as echo would
     assert "\\c line" in out.stderr and "done" in out.stderr
+
+
+def test_healthcheck_drains_while_the_share_allows_it(tmp_path):
+    env = {"SCONTROL": scontrol(tmp_path), "SINFO": sinfo(tmp_path, nodes=4, drained_by_us=["n2"]),
+           "GPUCONFORM": recording_gpuconform(tmp_path)}
+    healthcheck(tmp_path, env)
+    actions = (tmp_path / "actions").read_text().splitlines()
+    assert actions[0].startswith("update NodeName=n1 State=DRAIN Reason=gpuconform: ")
+    assert not any("RESUME" in a for a in actions)
+
+
+def test_breaker_holds_a_drain_beyond_the_share_and_says_so(tmp_path):
+    # 4 nodes, share 0.5: two may be drained; n2 and n3 already are.
+    env = {"SCONTROL": scontrol(tmp_path), "SINFO": sinfo(tmp_path, nodes=4, drained_by_us=["n2", "n3"]),
+           "GPUCONFORM": recording_gpuconform(tmp_path)}
+    out = healthcheck(tmp_path, env)
+    (action,) = (tmp_path / "actions").read_text().splitlines()
+    assert action.startswith("update NodeName=n1 Comment=gpuconform: not drained: breaker: partition gpu: ")
+    assert "share 0.5 allows 2" in action
+    assert "n1 not drained: breaker" in out.stderr
+
+
+def test_breaker_share_is_configurable(tmp_path):
+    env = {"SCONTROL": scontrol(tmp_path), "SINFO": sinfo(tmp_path, nodes=4, drained_by_us=["n2", "n3"]),
+           "GPUCONFORM": recording_gpuconform(tmp_path), "GPUCONFORM_BREAKER_SHARE": "0.75"}
+    healthcheck(tmp_path, env)
+    assert (tmp_path / "actions").read_text().startswith("update NodeName=n1 State=DRAIN")
+
+
+def test_breaker_leaves_an_admins_comment_alone(tmp_path):
+    env = {"SCONTROL": scontrol(tmp_path, comment="rack 4 fan"),
+           "SINFO": sinfo(tmp_path, nodes=2, drained_by_us=["n2"]), "GPUCONFORM": recording_gpuconform(tmp_path)}
+    out = healthcheck(tmp_path, env)
+    assert not (tmp_path / "actions").exists()
+    assert "not drained: breaker" in out.stderr
+
+
+def test_resume_clears_our_reason_explicitly(tmp_path):
+    # Slurm 24.11 keeps Reason= after State=RESUME; 22.05 clears it: Reason= makes both alike.
+    env = {"SCONTROL": scontrol(tmp_path, state="IDLE+DRAIN", reason="gpuconform: async.x sim:1: slow"),
+           "GPUCONFORM": recording_gpuconform(tmp_path, status="pass", rc=0)}
+    healthcheck(tmp_path, env)
+    assert (tmp_path / "actions").read_text().splitlines() == ["update NodeName=n1 State=RESUME Reason="]
+
+
+def prolog(tmp_path, env, *options):
+    env = dict(os.environ, **(env if "SINFO" in env else dict(env, SINFO=sinfo(tmp_path))))
+    return subprocess.run(["sh", HEALTHCHECK, "--node", "n1", "--report", str(tmp_path / "hc.json"), "--prolog",
+                           *options], env=env, capture_output=True, text=True)
+
+
+def test_prolog_fail_drains_and_exits_non_zero(tmp_path):
+    env = {"SCONTROL": scontrol(tmp_path), "GPUCONFORM": recording_gpuconform(tmp_path), "SLURM_JOB_GPUS": "1"}
+    done = prolog(tmp_path, env, "--budget", "30", "--costs", str(tmp_path / "none.json"))
+    assert done.returncode == 1, done.stderr
+    assert (tmp_path / "actions").read_text().startswith("update NodeName=n1 State=DRAIN Reason=gpuconform: ")
+    args = (tmp_path / "args").read_text().splitlines()
+    assert "--device=1" in args
+    # nothing measured on this node yet: no device check is guessed to fit, each is named skipped
+    assert not any(a.startswith("async.") for a in args[args.index("--only") + 1].split(","))
+    assert "skipped async.copy.pinned_returns_early: no measured cost on this node yet" in done.stderr
+
+
+def test_prolog_pass_and_inconclusive_let_the_job_start_without_asking_slurmctld(tmp_path):
+    for status, rc in (("pass", 0), ("inconclusive", 1)):
+        env = {"SCONTROL": scontrol(tmp_path, show_fails=True), "GPUCONFORM": recording_gpuconform(tmp_path, status=status, rc=rc)}
+        done = prolog(tmp_path, env)
+        assert done.returncode == 0, (status, done.stderr)
+        assert not (tmp_path / "actions").exists()
 
 
 def nightly(tmp_path, options, gpuconform):
@@ -125,3 +222,22 @@ def test_the_service_has_a_finite_start_timeout():
     assert timeout not in ("", "0", "infinity")
     minutes = int(timeout[:-3]) if timeout.endswith("min") else int(timeout) // 60
     assert 30 <= minutes <= 6 * 60
+
+
+def test_budget_plans_by_measured_cost_and_names_what_it_skipped():
+    import sys
+    sys.path.insert(0, os.path.join(HERE, "..", "fleet"))
+    from gpuconform_budget import plan
+    checks = [{"id": "host.distro", "layer": "host"}, {"id": "host.toolchain.cuda_compile", "layer": "host"},
+              {"id": "health.ecc", "layer": "health"}, {"id": "async.a", "layer": "async"},
+              {"id": "async.b", "layer": "async"}, {"id": "async.c", "layer": "async"}]
+    report = {"run": {"duration_s": 2.0},
+              "results": [{"id": "host.distro", "duration_s": 0.1}, {"id": "async.a", "duration_s": 1.0, "device": 0},
+                          {"id": "async.a", "duration_s": 1.5, "device": 1}, {"id": "async.b", "duration_s": 4.0}]}
+    # budget 10: 8 usable, 1.9 s start-up, 0.1 host: async.a costs 1.5 x 2 GPUs = 3 fits, async.b 8 does not
+    run, skipped = plan(checks, report, 10, ["host.*", "health.*", "async.*"], 2)
+    assert run == ["host.distro", "health.ecc", "async.a"]
+    why = dict(skipped)
+    assert why["async.b"].startswith("measured 8.00 s")
+    assert why["async.c"] == "no measured cost on this node yet"
+    assert "host.toolchain.cuda_compile" in why
