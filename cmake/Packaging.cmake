@@ -3,6 +3,7 @@
 #   gpuconform-cuda   the CUDA module (cudart linked statically: needs only the driver at run time)
 #   gpuconform-hip    the HIP module (depends on the distro's HIP runtime, computed by dpkg-shlibdeps)
 #   gpuconform-torch  the PyTorch layer (python3-pytest; torch is the node's own)
+#   gpuconform-slurm  the Slurm health check, NHC check, nightly submission and roll-up jobs
 # CPack rather than debian/ + dpkg-buildpackage: the CMake install rules are the one list of what
 # is installed where, the build tree and the packages cannot drift apart, and the GPU machine
 # (no apt, no debhelper) can build the same packages with cmake alone.
@@ -21,13 +22,54 @@ install(FILES ${_pkg}/tmpfiles.conf DESTINATION ${CMAKE_INSTALL_PREFIX}/lib/tmpf
 install(FILES ${_pkg}/gpuconform.bash-completion DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME gpuconform COMPONENT core)
 install(DIRECTORY DESTINATION ${CMAKE_INSTALL_FULL_LOCALSTATEDIR}/lib/gpuconform COMPONENT core)
-foreach(_c core cuda hip torch)
-  set(_name gpuconform-${_c})
+# Monitoring: the alert rules for Prometheus's rule_files and the Grafana dashboard with its
+# provisioning file (docs/prometheus.md says where each goes).
+install(FILES ${_pkg}/monitoring/gpuconform-rules.yml DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/prometheus COMPONENT core)
+install(FILES ${_pkg}/monitoring/grafana/gpuconform.json DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/grafana/dashboards
+        COMPONENT core)
+install(FILES ${_pkg}/monitoring/grafana/provisioning.yaml DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/grafana
+        RENAME gpuconform-dashboards.yaml COMPONENT core)
+# Fleet glue. Slurm: /usr/lib/gpuconform/slurm (where gpuconform.nhc looks for the health check),
+# the verdict script beside the health check that reads it; the NHC check for /etc/nhc/scripts.
+# Kubernetes (in the core package, the helper runs inside the node's Job): the helper with its
+# verdict script beside it and the manifests, under /usr/share/gpuconform/kubernetes.
+set(_ci ${CMAKE_CURRENT_SOURCE_DIR}/ci)
+install(PROGRAMS ${_ci}/slurm/gpuconform-healthcheck ${_ci}/slurm/gpuconform-nightly ${_ci}/slurm/gpuconform-node.sbatch
+                 ${_ci}/slurm/gpuconform-rollup.sbatch
+        DESTINATION lib/gpuconform/slurm COMPONENT slurm)
+install(PROGRAMS ${_ci}/fleet/gpuconform_verdict.py DESTINATION lib/gpuconform/slurm COMPONENT slurm)
+install(FILES ${_ci}/slurm/gpuconform.nhc DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/slurm COMPONENT slurm)
+install(PROGRAMS ${_ci}/kubernetes/gpuconform_kube.py ${_ci}/fleet/gpuconform_verdict.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/kubernetes COMPONENT core)
+install(FILES ${_ci}/kubernetes/gpuconform-cronjob.yaml ${_ci}/kubernetes/gpuconform-rbac.yaml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/kubernetes COMPONENT core)
+# Who answers for the packages (Maintainer, changelog). A site or release that publishes them to an
+# apt repository sets its own: -DGPUCONFORM_PACKAGE_CONTACT="Name <address>".
+set(GPUCONFORM_PACKAGE_CONTACT "gpuconform maintainers <gpuconform@localhost>" CACHE STRING
+    "Maintainer of the Debian packages, \"Name <address>\"")
+# Each package's changelog.Debian.gz: one entry for this version, dated by SOURCE_DATE_EPOCH when
+# set (reproducible builds), pointing at NEWS.md (what changed) and the git log (the history).
+string(TIMESTAMP _deb_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
+foreach(_c core cuda hip torch slurm)
+  set(_deb_name gpuconform-${_c})
   if(_c STREQUAL "core")
-    set(_name gpuconform)
+    set(_deb_name gpuconform)
   endif()
-  install(FILES ${_pkg}/copyright DESTINATION ${_doc}/${_name} COMPONENT ${_c})
+  install(FILES ${_pkg}/copyright DESTINATION ${_doc}/${_deb_name} COMPONENT ${_c})
+  configure_file(${_pkg}/changelog.Debian.in ${CMAKE_BINARY_DIR}/changelog/${_deb_name}/changelog.Debian @ONLY)
+  add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/changelog/${_deb_name}/changelog.Debian.gz
+    COMMAND gzip -9nkf ${CMAKE_BINARY_DIR}/changelog/${_deb_name}/changelog.Debian
+    DEPENDS ${CMAKE_BINARY_DIR}/changelog/${_deb_name}/changelog.Debian VERBATIM)
+  list(APPEND _changelogs ${CMAKE_BINARY_DIR}/changelog/${_deb_name}/changelog.Debian.gz)
+  install(FILES ${CMAKE_BINARY_DIR}/changelog/${_deb_name}/changelog.Debian.gz DESTINATION ${_doc}/${_deb_name}
+          COMPONENT ${_c})
 endforeach()
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/NEWS.md.gz
+  COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_CURRENT_SOURCE_DIR}/NEWS.md ${CMAKE_BINARY_DIR}/NEWS.md
+  COMMAND gzip -9nf ${CMAKE_BINARY_DIR}/NEWS.md
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/NEWS.md VERBATIM)
+add_custom_target(gpuconform-package-docs ALL DEPENDS ${_changelogs} ${CMAKE_BINARY_DIR}/NEWS.md.gz)
+install(FILES ${CMAKE_BINARY_DIR}/NEWS.md.gz DESTINATION ${_doc}/gpuconform COMPONENT core)
 
 # gpuconform(1) from the executable's --help (cmake/ManPage.cmake), compressed as Debian wants.
 set(_man ${CMAKE_BINARY_DIR}/gpuconform.1)
@@ -43,8 +85,10 @@ install(FILES ${_man}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT core
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME gpuconform)
 set(CPACK_PACKAGE_VENDOR "gpuconform")
-set(CPACK_PACKAGE_CONTACT "gpuconform maintainers <gpuconform@localhost>")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "conformance checks for GPU software installs (CUDA, ROCm/HIP)")
+set(CPACK_PACKAGE_CONTACT "${GPUCONFORM_PACKAGE_CONTACT}")
+# No CPACK_PACKAGE_DESCRIPTION_SUMMARY: CPackDeb would put it before every component's own
+# description, so each package's synopsis would be the core's and its own first line repeated
+# (lintian: description-synopsis-is-duplicated). Each description's first line is its synopsis.
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 # /etc and /var/lib are absolute destinations: stage them with DESTDIR, never onto this machine.
 set(CPACK_SET_DESTDIR ON)
@@ -89,7 +133,16 @@ set(CPACK_COMPONENT_TORCH_DESCRIPTION "PyTorch layer of gpuconform
  The framework layer of gpuconform: pytest checks of the node's own PyTorch
  install (torch is not a dependency: the node's own torch is what is checked).")
 
-set(CPACK_COMPONENTS_ALL core torch)
+set(CPACK_DEBIAN_SLURM_PACKAGE_NAME gpuconform-slurm)
+set(CPACK_DEBIAN_SLURM_PACKAGE_ARCHITECTURE all)
+set(CPACK_DEBIAN_SLURM_PACKAGE_DEPENDS "${_self}, python3")
+set(CPACK_DEBIAN_SLURM_PACKAGE_SUGGESTS "slurm-client, nhc")
+set(CPACK_COMPONENT_SLURM_DESCRIPTION "Slurm health check and nightly jobs for gpuconform
+ The Slurm glue of gpuconform: a HealthCheckProgram that drains a node whose
+ checks fail and resumes it once they pass, an LBNL NHC check, the nightly
+ per-node submission and its roll-up job, in /usr/lib/gpuconform/slurm.")
+
+set(CPACK_COMPONENTS_ALL core torch slurm)
 if(TARGET gpuconform-cuda)
   list(APPEND CPACK_COMPONENTS_ALL cuda)
 endif()

@@ -14,32 +14,72 @@
 namespace gpuconform {
 namespace {
 
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
 TEST(PrometheusNames, MillisecondsBecomeSecondsAndTheUnitLeavesTheName) {
-    const auto q = prometheus_quantity("async.launch.returns_early", "launch_call_ms", "ms");
-    EXPECT_EQ(q.metric, "gpuconform_async_launch_returns_early_launch_call_seconds");
+    const auto q = prometheus_quantity("launch_call_ms", "ms");
+    EXPECT_EQ(q.metric, "gpuconform_launch_call_seconds");
     EXPECT_DOUBLE_EQ(q.scale, 1e-3);
-    EXPECT_EQ(prometheus_quantity("a.b", "call_ms_pinned_H2D_64KiB", "ms").metric,
-              "gpuconform_a_b_call_pinned_h2d_64kib_seconds");
+    EXPECT_TRUE(q.labels.empty());
 }
 
-TEST(PrometheusNames, BandwidthIsBytesPerSecond) {
-    const auto q = prometheus_quantity("async.copy.bandwidth", "h2d_pinned_bw_268435456", "GB/s");
-    EXPECT_EQ(q.metric, "gpuconform_async_copy_bandwidth_h2d_pinned_bw_268435456_bytes_per_second");
+TEST(PrometheusNames, DirectionMemoryKindAndSizeAreLabels) {
+    const auto q = prometheus_quantity("call_ms_pinned_H2D_64KiB", "ms");
+    EXPECT_EQ(q.metric, "gpuconform_call_seconds");
+    EXPECT_EQ(q.labels, (Labels{{"memory", "pinned"}, {"direction", "h2d"}, {"size", "64KiB"}}));
+    // Every spelling of a size is one label value: a bare byte count and KiB/MiB words alike.
+    EXPECT_EQ(prometheus_quantity("call_ms_67108864", "ms").labels, (Labels{{"size", "64MiB"}}));
+    EXPECT_EQ(prometheus_quantity("bw_pinned_D2H_256MiB", "GB/s").labels,
+              (Labels{{"memory", "pinned"}, {"direction", "d2h"}, {"size", "256MiB"}}));
+}
+
+TEST(PrometheusNames, BandwidthIsBytesPerSecondWithTheAbbreviationSpelledOut) {
+    const auto q = prometheus_quantity("h2d_pinned_bw_268435456", "GB/s");
+    EXPECT_EQ(q.metric, "gpuconform_bandwidth_bytes_per_second");
+    EXPECT_EQ(q.labels, (Labels{{"memory", "pinned"}, {"direction", "h2d"}, {"size", "256MiB"}}));
     EXPECT_DOUBLE_EQ(q.scale, 1e9);
+    const auto peer = prometheus_quantity("peer_bw_0to1", "GB/s");
+    EXPECT_EQ(peer.metric, "gpuconform_peer_bandwidth_bytes_per_second");
+    EXPECT_EQ(peer.labels, (Labels{{"direction", "0to1"}}));
+}
+
+TEST(PrometheusNames, TwoMemoryKindsOrOnlyOneWordStayInTheName) {
+    const auto q = prometheus_quantity("pinned_over_pageable_D2H_ratio", "ratio");
+    EXPECT_EQ(q.metric, "gpuconform_pinned_over_pageable_ratio");
+    EXPECT_EQ(q.labels, (Labels{{"direction", "d2h"}}));
+    EXPECT_EQ(prometheus_quantity("pinned_bytes", "bytes").metric, "gpuconform_pinned_bytes");
+}
+
+TEST(PrometheusNames, StreamCountsAndPciAddressesAreLabels) {
+    const auto q = prometheus_quantity("wall_16_streams", "ms");
+    EXPECT_EQ(q.metric, "gpuconform_wall_seconds");
+    EXPECT_EQ(q.labels, (Labels{{"streams", "16"}}));
+    const auto link = prometheus_quantity("0000:00:06.0 current_speed", "GT/s");
+    EXPECT_EQ(link.metric, "gpuconform_current_speed_transfers_per_second");
+    EXPECT_EQ(link.labels, (Labels{{"pci_address", "0000:00:06.0"}}));
+    EXPECT_DOUBLE_EQ(link.scale, 1e9);
+}
+
+TEST(PrometheusNames, VendorUnitsBecomeBaseUnits) {
+    EXPECT_EQ(prometheus_quantity("temperature_c", "\u00b0C").metric, "gpuconform_temperature_celsius");
+    const auto power = prometheus_quantity("power_limit_mw", "mW");
+    EXPECT_EQ(power.metric, "gpuconform_power_limit_watts");
+    EXPECT_DOUBLE_EQ(power.scale, 1e-3);
+    const auto util = prometheus_quantity("utilization", "%");
+    EXPECT_EQ(util.metric, "gpuconform_utilization_ratio");
+    EXPECT_DOUBLE_EQ(util.scale, 0.01);
 }
 
 TEST(PrometheusNames, CountsGetNoReservedSuffix) {
-    const auto q = prometheus_quantity("host.cpu", "logical_cpus", "count");
-    EXPECT_EQ(q.metric, "gpuconform_host_cpu_logical_cpus");
+    const auto q = prometheus_quantity("logical_cpus", "count");
+    EXPECT_EQ(q.metric, "gpuconform_logical_cpus");
     EXPECT_DOUBLE_EQ(q.scale, 1.0);
-    EXPECT_EQ(prometheus_quantity("host.memory", "memory", "bytes").metric, "gpuconform_host_memory_memory_bytes");
+    EXPECT_EQ(prometheus_quantity("memory", "bytes").metric, "gpuconform_memory_bytes");
+    EXPECT_EQ(prometheus_quantity("device_count", "count").metric, "gpuconform_devices");
 }
 
-TEST(PrometheusNames, NoWordReadsAsAnAbbreviatedUnitOrAReservedSuffix) {
-    EXPECT_EQ(prometheus_quantity("async.overlap.kernel_kernel", "kernel_b_alone_ms", "ms").metric,
-              "gpuconform_async_overlap_kernel_kernel_kernelb_alone_seconds");
-    EXPECT_EQ(prometheus_quantity("runtime.sim.devices", "device_count", "count").metric,
-              "gpuconform_runtime_sim_devices_device");
+TEST(PrometheusNames, NoWordReadsAsAnAbbreviatedUnit) {
+    EXPECT_EQ(prometheus_quantity("kernel_b_alone_ms", "ms").metric, "gpuconform_kernelb_alone_seconds");
 }
 
 TEST(PrometheusNames, LongLabelValuesAreCutOnACharacterBoundary) {
@@ -97,7 +137,10 @@ TEST(PrometheusHelp, NewlinesAndBackslashesInHelpAreEscaped) {
             }
         }
     }
-    EXPECT_NE(text.find("bw\\ngpuconform_forged 1\\n# x of async.copy.bw"), std::string::npos) << text;
+    // The measurement's name reaches the exposition only through the metric name's [a-z0-9_].
+    EXPECT_NE(text.find("gpuconform_bandwidth_gpuconform_forged_1_x_bytes_per_second{check=\"async.copy.bw\""),
+              std::string::npos)
+        << text;
     if (std::system("command -v promtool >/dev/null 2>&1") != 0) {
         GTEST_SKIP() << "no promtool (apt-get install prometheus) to check the file as a scraper would";
     }
@@ -105,6 +148,30 @@ TEST(PrometheusHelp, NewlinesAndBackslashesInHelpAreEscaped) {
     std::ofstream(path) << text;
     EXPECT_EQ(std::system(("promtool check metrics < " + path + " >/dev/null 2>&1").c_str()), 0) << text;
     std::remove(path.c_str());
+}
+
+// One metric per quantity: the same quantity of two checks and two sizes is one name, told apart
+// by labels; the check and device come first.
+TEST(PrometheusReport, OneMetricPerQuantityWithCheckAndMeasurementLabels) {
+    const auto report = test::make_report(
+        "r1", "node1", "Debian 12", "NVIDIA H200",
+        {{"async.copy.bandwidth", "pass", 0, {{"bw_pinned_H2D_1MiB", 20.0}, {"bw_pinned_H2D_256MiB", 50.0}}},
+         {"async.peer.copy_bandwidth", "pass", -1, {{"peer_bw_0to1", 40.0}}}});
+    const std::string out = render_report_prometheus(report);
+    EXPECT_NE(out.find("gpuconform_bandwidth_bytes_per_second{check=\"async.copy.bandwidth\",device=\"cuda:0\","
+                       "memory=\"pinned\",direction=\"h2d\",size=\"256MiB\"} 50000000000\n"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("gpuconform_peer_bandwidth_bytes_per_second{check=\"async.peer.copy_bandwidth\","
+                       "direction=\"0to1\"} 40000000000\n"),
+              std::string::npos)
+        << out;
+    std::size_t type_lines = 0;
+    for (auto pos = out.find("# TYPE gpuconform_bandwidth_bytes_per_second gauge"); pos != std::string::npos;
+         pos = out.find("# TYPE gpuconform_bandwidth_bytes_per_second gauge", pos + 1)) {
+        ++type_lines;
+    }
+    EXPECT_EQ(type_lines, 1u);
 }
 
 }  // namespace

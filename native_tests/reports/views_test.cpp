@@ -60,7 +60,8 @@ TEST_F(HostileViews, PrometheusLabelsAreEscaped) {
     EXPECT_NE(out.find(R"(gpuconform_info{host="<script>alert(\"x\")</script>&node,1\n)"), std::string::npos) << out;
     EXPECT_NE(out.find("gpuconform_check_status{check=\"async.copy.pinned_returns_early\",device=\"cuda:0\""),
               std::string::npos);
-    EXPECT_NE(out.find("gpuconform_async_copy_bandwidth_h2d_pinned_bw_268435456_bytes_per_second{device=\"cuda:0\"}"),
+    EXPECT_NE(out.find("gpuconform_bandwidth_bytes_per_second{check=\"async.copy.bandwidth\",device=\"cuda:0\","
+                       "memory=\"pinned\",direction=\"h2d\",size=\"256MiB\"}"),
               std::string::npos);
     for (std::size_t pos = 0, next; (next = out.find('\n', pos)) != std::string::npos; pos = next + 1) {
         const std::string line = out.substr(pos, next - pos);

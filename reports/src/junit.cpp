@@ -55,7 +55,7 @@ std::string testcase_xml(const CheckResult& r, const std::string& classname) {
     if (r.device) {
         name += fmt::format(" [{}:{}]", r.backend, *r.device);
     }
-    std::string out = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\">\n", xml_text(classname),
+    std::string out = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n", xml_text(classname),
                                   xml_text(name), r.duration_s);
     const std::string body = r.remediation.empty() ? r.summary : r.summary + "\n" + r.remediation;
     if (r.status == Status::Fail) {
@@ -106,7 +106,7 @@ std::string render_junit(const nlohmann::json& report) {
         errors += s.errors;
         time_s += s.time_s;
         body += fmt::format(
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.6f}\" "
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\" "
             "hostname=\"{}\" timestamp=\"{}\">\n",
             xml_text(suite_name), s.cases.size(), s.failures, s.errors, s.skipped, s.time_s, host, stamp);
         body += properties_xml(report);
@@ -119,7 +119,7 @@ std::string render_junit(const nlohmann::json& report) {
     return fmt::format(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<testsuites name=\"gpuconform\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
-        "time=\"{:.6f}\">\n{}</testsuites>\n",
+        "time=\"{:.3f}\">\n{}</testsuites>\n",
         tests, failures, errors, time_s, body);
 }
 

@@ -114,10 +114,17 @@ std::string render_report_prometheus(const nlohmann::json& report) {
             if (!m.value) {
                 continue;
             }
-            const auto q = prometheus_quantity(r.id, m.name, m.unit);
+            const auto q = prometheus_quantity(m.name, m.unit);
+            std::string labels = check + (device.empty() ? "" : "," + device);
+            for (const auto& [name, value] : q.labels) {
+                labels += ',';  // piecewise: "," + string trips GCC 12's false -Wrestrict (PR 105651)
+                labels += label(name.c_str(), value);
+            }
             out.add(q.metric,
-                    fmt::format("{} of {} in the last gpuconform run (reported in {}).", m.name, r.id, q.unit), device,
-                    *m.value * q.scale);
+                    fmt::format("{} in the last gpuconform run, in base units; the check label names the check, the "
+                                "others what its measurement name says (gpuconform docs/prometheus.md).",
+                                q.metric.substr(std::string_view("gpuconform_").size())),
+                    labels, *m.value * q.scale);
         }
     }
     return out.text();

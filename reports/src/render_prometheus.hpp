@@ -13,7 +13,7 @@ namespace gpuconform {
 // gpuconform_build_info{version}, gpuconform_last_run_{timestamp_seconds,duration_seconds,
 // exit_status}, gpuconform_check_status{check,device,status} 0/1 per status (the state-set
 // pattern, so alerts can match status="fail"), and one metric per measured quantity in base
-// units (see prometheus_names.hpp), labelled only by device.
+// units, labelled by check, device and what the measurement's name says (prometheus_names.hpp).
 std::string render_report_prometheus(const nlohmann::json& report);
 
 // A roll-up: gpuconform_matrix_results{check,<group keys>,status} = how many results, for

@@ -10,3 +10,9 @@ if(GPUCONFORM_MONITORING_PYTHON AND TARGET gpuconform)
       LABELS "reports;monitoring" SKIP_REGULAR_EXPRESSION "SKIPPED \\[[0-9]+\\]" TIMEOUT 120)
   endforeach()
 endif()
+# The same JUnit against the real junit-10.xsd with a real validator (xmllint --schema).
+if(TARGET gpuconform)
+  add_test(NAME reports.junit_xsd COMMAND ${CMAKE_CURRENT_LIST_DIR}/check_junit_xsd.sh $<TARGET_FILE:gpuconform> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(reports.junit_xsd PROPERTIES LABELS "reports;monitoring" SKIP_RETURN_CODE 77 TIMEOUT 300
+                       ENVIRONMENT "GPUCONFORM_MODULE_DIR=${GPUCONFORM_MODULE_DIR}")
+endif()
