@@ -4,6 +4,7 @@
 // device-to-host data after it is copied back. The link's error counters (PCIe replays, NVLink
 // replay/recovery/CRC: the health layer's readers) are read before and after; growth warns.
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 #include <fmt/format.h>
@@ -21,6 +22,25 @@ using namespace acceptance;
 
 constexpr double k_share = 0.15;  // of --budget
 
+// One PCI address however it is written: NVML says "00000000:18:00.0" (8-digit domain, upper case),
+// the runtime "0000:18:00.0".
+bool same_pci_address(const std::string& a, const std::string& b) {
+    const auto split = [](const std::string& x) {
+        const auto colon = x.find(':');
+        std::string rest = colon == std::string::npos ? x : x.substr(colon + 1);
+        for (auto& ch : rest) {
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        }
+        const unsigned long domain = colon == std::string::npos ? 0 : std::stoul(x.substr(0, colon), nullptr, 16);
+        return std::make_pair(domain, rest);
+    };
+    try {
+        return split(a) == split(b);
+    } catch (const std::exception&) {
+        return a == b;
+    }
+}
+
 // The GPU's link error counters, by name; empty with *why when they cannot be read.
 std::vector<CounterGrowth> read_counters(const CheckContext& ctx, std::string* why) {
     const std::string backend = ctx.backend->name();
@@ -35,7 +55,7 @@ std::vector<CounterGrowth> read_counters(const CheckContext& ctx, std::string* w
     }
     const NodeHealth node = reader->read();
     for (const auto& g : node.gpus) {
-        if (g.pci_bus_id != ctx.props.pci_bus_id) {
+        if (!same_pci_address(g.pci_bus_id, ctx.props.pci_bus_id)) {
             continue;
         }
         std::vector<CounterGrowth> out;
