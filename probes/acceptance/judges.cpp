@@ -35,7 +35,7 @@ Verdict judge_matmul_rate(double sustained_tflops, std::optional<double> peak_tf
                                           sustained_tflops, arch)};
     }
     const double ratio = sustained_tflops / *peak_tflops;
-    const std::string text = fmt::format("{:.1f} TFLOP/s sustained, {:.0f}% of the {:.0f} TFLOP/s dense FP16 peak",
+    const std::string text = fmt::format("{:.4g} TFLOP/s sustained, {:.0f}% of the {:.4g} TFLOP/s dense FP16 peak",
                                          sustained_tflops, ratio * 100, *peak_tflops);
     if (ratio < min_ratio) {
         return {Status::Fail, fmt::format("{}: below the {:.0f}% floor", text, min_ratio * 100)};
