@@ -85,7 +85,7 @@ TEST(Completion, OffersTheChoicesTheParserAccepts) {
     EXPECT_EQ(complete({"diff", "--format", ""}), (std::vector<std::string>{"terminal", "markdown", "json"}));
     EXPECT_EQ(complete({"matrix", "-f", "p"}), (std::vector<std::string>{"prometheus"}));
     EXPECT_EQ(complete({"run", "--layer", ""}),
-              (std::vector<std::string>{"host", "health", "runtime", "async", "framework"}));
+              (std::vector<std::string>{"host", "health", "runtime", "async", "framework", "acceptance"}));
     // Each offered choice is one the parser takes.
     for (const std::string& choice : complete({"run", "--when-busy", ""})) {
         EXPECT_EQ(run_cli("run --when-busy " + choice + " --help").exit_code, 0) << choice;

@@ -53,6 +53,8 @@ constexpr StreamHandle k_per_thread_stream = 0x2;
 
 enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice };
 
+class AcceptanceOps;  // acceptance_ops.hpp
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -118,11 +120,14 @@ public:
     // Where host memory lives by NUMA node when this backend decides it; nullptr (every real
     // runtime) when the host's kernel does. Owned by the backend.
     virtual HostNuma* host_numa() { return nullptr; }
+
+    // The acceptance layer's load (acceptance_ops.hpp); nullptr when this module has none.
+    virtual AcceptanceOps* acceptance() { return nullptr; }
 };
 
 // Exported by each module: `extern "C" gpuconform::Backend* gpuconform_create_backend(const char* options)`.
 // options is a string the module may interpret (the sim module reads its fault knobs from it).
-constexpr int k_backend_abi_version = 3;
+constexpr int k_backend_abi_version = 4;
 using CreateBackendFn = Backend* (*)(const char* options);
 using AbiVersionFn = int (*)();
 

@@ -9,7 +9,8 @@ namespace gpuconform {
 const std::vector<CheckDef>& all_checks() {
     static const std::vector<CheckDef> checks = [] {
         std::vector<CheckDef> all;
-        for (auto* table : {&host_checks, &toolchain_checks, &health_checks, &runtime_checks, &async_checks}) {
+        for (auto* table :
+             {&host_checks, &toolchain_checks, &health_checks, &runtime_checks, &async_checks, &acceptance_checks}) {
             for (auto& check : table()) {
                 all.push_back(std::move(check));
             }

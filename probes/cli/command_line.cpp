@@ -36,7 +36,8 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
                      std::string& framework_start) {
     auto* run = app.add_subcommand("run", "Run the checks and write a JSON report");
     run->add_option("--layer", layers,
-                    "Layers to run, comma-separated: host, health, runtime, async, framework (default all)");
+                    "Layers to run, comma-separated: host, health, runtime, async, framework (default: these "
+                    "five), acceptance (opt-in: loads every GPU for --budget seconds)");
     run->add_option("--only", only, "Only checks whose id matches this glob (repeatable, comma-separated)");
     run->add_option("--device", req.devices, "Only this device index (repeatable)")->delimiter(',');
     run->add_option("--json", req.json_path, "Report path (default gpuconform-<host>-<UTC>.json here; - for stdout)");
@@ -75,6 +76,10 @@ void add_run_command(CLI::App& app, RunRequest& req, std::vector<std::string>& l
                     "Run the device checks N times and fold each check's repetitions into one "
                     "result (median, outer min..max, every value in `samples`) for `diff`")
         ->check(CLI::Range(1, 100));
+    run->add_option("--budget", req.budget_s,
+                    "Seconds the acceptance layer may take, divided between its parts (default 300); it ends "
+                    "within 5 % of it and says what it shortened")
+        ->check(CLI::Range(10.0, 86400.0));
     run->add_flag("--quick", req.quick, "Fewer sizes and repetitions (for every-node nightly runs)");
     run->add_flag("--timings", req.timings,
                   "Print where the run's time went (the report's run.phases) after the summary");
@@ -137,12 +142,13 @@ std::string run_request_problem(const RunRequest& req) {
     for (const auto& l : req.layers) {
         const auto& known = known_layers();
         if (std::find(known.begin(), known.end(), l) == known.end()) {
-            return fmt::format("unknown layer '{}' (layers: host, health, runtime, async, framework)", l);
+            return fmt::format("unknown layer '{}' (layers: host, health, runtime, async, framework, acceptance)", l);
         }
     }
-    const auto chosen = [&](const std::string& layer) {
-        return req.layers.empty() || std::find(req.layers.begin(), req.layers.end(), layer) != req.layers.end();
-    };
+    if (req.budget_s > 0 && !layer_chosen(req.layers, "acceptance")) {
+        return "--budget is the acceptance layer's time: add --layer acceptance";
+    }
+    const auto chosen = [&](const std::string& layer) { return layer_chosen(req.layers, layer); };
     for (const auto& glob : req.only) {
         // framework ids live in the pytest layer; the rest must match a check of a chosen layer
         bool hit = chosen("framework") && (glob.rfind("framework.", 0) == 0 || glob == "*");
@@ -271,7 +277,7 @@ std::optional<int> parse_command_line(CommandLine& cl, int argc, const char* con
         const auto& known = known_layers();
         if (std::find(known.begin(), known.end(), cl.list_layer) == known.end()) {
             err << "gpuconform list: unknown layer '" << cl.list_layer
-                << "' (layers: host, runtime, async, framework)\n";
+                << "' (layers: host, health, runtime, async, framework, acceptance)\n";
             return 2;
         }
     }

@@ -35,6 +35,7 @@ struct RunOptions {
     bool quick = false;             // fewer sizes and repetitions
     double timeout_override_s = 0;  // > 0: every device check gets this limit (selftest)
     std::vector<int> devices;       // what --device chose; empty: every device
+    double budget_s = 0;            // the acceptance layer's time (--budget), shared by its checks' budget_share
 };
 
 // True when --device chose `device` (or chose nothing, which means all).
@@ -85,6 +86,9 @@ struct CheckDef {
     // what each fault trips is made from these lists, so a check and the faults that prove it live
     // in one file. A device check with none is proven by nothing, which a test refuses.
     std::vector<std::string> caught_by;
+    // The acceptance layer: this check's share of --budget (RunOptions::budget_s). It plans its work
+    // to end within it; its time limit is the share and a margin (DevicePhase::timeout_for).
+    double budget_share = 0;
     std::function<void(CheckContext&, CheckResult&)> run;
 };
 

@@ -88,6 +88,24 @@ const std::vector<ProfileKey>& declared_profile_keys() {
         count("async.stream.per_thread_independent", "trials"),
         {"async.stream.many_streams", "max_streams", 1, 1024, true},
         count("async.stream.many_streams", "repetitions"),
+        // The acceptance layer (opt-in): how much it loads and the floors it judges against.
+        {"acceptance.hbm.bandwidth", "array_bytes", 1 << 20, 1ull << 36, true},
+        count("acceptance.hbm.bandwidth", "iterations"),
+        ratio("acceptance.hbm.bandwidth", "peak_min_ratio"),
+        ratio("acceptance.hbm.bandwidth", "sibling_max_shortfall_ratio"),
+        {"acceptance.compute.checked_matmul", "matrix_size", 16, 65536, true},
+        {"acceptance.compute.checked_matmul", "inner_size", 35, 65520, true},  // a multiple of 35 (the check says)
+        {"acceptance.compute.checked_matmul", "peak_tflops", 0.001, 100'000, false},
+        ratio("acceptance.compute.checked_matmul", "peak_min_ratio"),
+        ratio("acceptance.compute.checked_matmul", "sibling_max_shortfall_ratio"),
+        {"acceptance.load.clocks", "matrix_size", 16, 65536, true},
+        {"acceptance.load.clocks", "inner_size", 35, 65520, true},
+        {"acceptance.load.clocks", "sample_ms", 10, 10'000, false},
+        ratio("acceptance.load.clocks", "clock_min_ratio"),
+        ratio("acceptance.load.clocks", "sibling_max_shortfall_ratio"),
+        {"acceptance.memory.pattern_test", "free_memory_ratio", 0.01, 0.99, false},
+        count("acceptance.memory.pattern_test", "max_rounds"),
+        copy_bytes("acceptance.copy.soak"),
         // The framework layer's (pytest reads them from the profile: `gpuconform profile`).
         // framework.torch is the layer itself: the spin every gated torch check queues is calibrated once.
         ms("framework.torch", "calibration_ms"),

@@ -139,9 +139,12 @@ std::vector<CheckResult> DevicePhase::run_guarded(Slot& slot, const CheckDef& de
     std::map<int, double> waited;
     std::vector<CheckResult> out;
     std::vector<int> to_run;
+    // The acceptance layer waits for nobody: its time is the operator's budget. A busy GPU is
+    // refused at once (error naming the other user) unless --when-busy measure.
+    const bool may_wait = def.budget_share <= 0;
     for (int d : devices) {
         GpuOccupancy o = sample(slot, d);
-        if (before_check(policy, disturbs_timing(o), wait_left(slot, d)) == BeforeAction::WaitForQuiet) {
+        if (before_check(policy, disturbs_timing(o), may_wait ? wait_left(slot, d) : 0) == BeforeAction::WaitForQuiet) {
             o = wait_for_quiet(slot, d, o, &waited[d]);
         }
         if (disturbs_timing(o)) {
@@ -172,7 +175,7 @@ std::vector<CheckResult> DevicePhase::run_guarded(Slot& slot, const CheckDef& de
             r.facts["first_attempt_out_of_range"] = first;
         }
         GpuOccupancy after = sample(slot, d, needs_look_behind(r));
-        if (disturbs_timing(after) && policy == WhenBusy::Wait && wait_left(slot, d) > 0 && !node) {
+        if (disturbs_timing(after) && policy == WhenBusy::Wait && may_wait && wait_left(slot, d) > 0 && !node) {
             // Disturbed during the measurement: wait for quiet and measure once more.
             after = wait_for_quiet(slot, d, after, &waited[d]);
             if (!disturbs_timing(after)) {

@@ -11,6 +11,8 @@ namespace gpuconform {
 namespace {
 // Loading a runtime and counting devices: CUDA's first call can take seconds on large nodes.
 constexpr double k_hello_timeout_s = 60.0;
+// Beyond an acceptance check's share: its allocations (most of the GPU's memory) and library start.
+constexpr double k_budget_margin_s = 60.0;
 }  // namespace
 
 DevicePhase::DevicePhase(const Environment& env, const Profile& profile, const RunOptions& options,
@@ -84,7 +86,14 @@ std::string DevicePhase::why_no_devices() const {
 }
 
 double DevicePhase::timeout_for(const CheckDef& def) const {
-    return m_options.timeout_override_s > 0 ? m_options.timeout_override_s : def.timeout_s;
+    if (m_options.timeout_override_s > 0) {
+        return m_options.timeout_override_s;
+    }
+    if (def.budget_share > 0) {
+        // An acceptance check plans to end within its share; the limit only catches a hang.
+        return m_options.budget_s * def.budget_share * 1.25 + k_budget_margin_s;
+    }
+    return def.timeout_s;
 }
 
 Worker& DevicePhase::worker_for(Slot& slot, int device) {

@@ -48,9 +48,7 @@ void install_signal_handlers() {
     signal(SIGPIPE, SIG_IGN);         // `run | head -1`: a closed pipe is a write error, not a death
 }
 
-bool layer_selected(const RunRequest& req, const std::string& layer) {
-    return req.layers.empty() || std::find(req.layers.begin(), req.layers.end(), layer) != req.layers.end();
-}
+bool layer_selected(const RunRequest& req, const std::string& layer) { return layer_chosen(req.layers, layer); }
 
 std::vector<const CheckDef*> select_checks(const RunRequest& req) {
     std::vector<const CheckDef*> out;
@@ -81,8 +79,20 @@ FrameworkOptions framework_options(const RunRequest& req, const Profile& profile
 }  // namespace
 
 const std::vector<std::string>& known_layers() {
-    static const std::vector<std::string> layers{"host", "health", "runtime", "async", "framework"};
+    static const std::vector<std::string> layers{"host", "health", "runtime", "async", "framework", "acceptance"};
     return layers;
+}
+
+const std::vector<std::string>& opt_in_layers() {
+    static const std::vector<std::string> layers{"acceptance"};
+    return layers;
+}
+
+bool layer_chosen(const std::vector<std::string>& layers, const std::string& layer) {
+    if (layers.empty()) {
+        return std::find(opt_in_layers().begin(), opt_in_layers().end(), layer) == opt_in_layers().end();
+    }
+    return std::find(layers.begin(), layers.end(), layer) != layers.end();
 }
 
 bool framework_starts_early(FrameworkStart start, int cpus) {
@@ -185,6 +195,7 @@ int run_suite(const RunRequest& req) {
     options.quick = req.quick;
     options.timeout_override_s = req.check_timeout_s;
     options.devices = req.devices;  // node checks (peers) keep to pairs with a chosen GPU
+    options.budget_s = req.budget_s > 0 ? req.budget_s : k_default_acceptance_budget_s;
     const auto checks = select_checks(req);
     auto record = [&](CheckResult r) {
         view.result(r);

@@ -36,10 +36,16 @@ struct RunRequest {
     bool sim_cotenant_hidden = false;     // that co-tenant is in another PID namespace: no process listed
     FrameworkStart framework_start = FrameworkStart::Auto;  // when pytest (Python, torch import) starts
     bool timings = false;                                   // print where the run's time went (run.phases)
+    double budget_s = 0;  // the acceptance layer's seconds (--budget); 0: k_default_acceptance_budget_s
     std::vector<std::string> command_line;
 };
 
 const std::vector<std::string>& known_layers();
+// Layers that run only when named with --layer (the acceptance layer loads the GPUs for minutes).
+const std::vector<std::string>& opt_in_layers();
+// The one rule for which layers a run has: those named, else every layer that is not opt-in.
+bool layer_chosen(const std::vector<std::string>& layers, const std::string& layer);
+inline constexpr double k_default_acceptance_budget_s = 300;
 
 // Early when this process may use at least k_early_start_min_cpus CPUs: torch's import takes one
 // core for seconds, which on a smaller machine the device checks' host threads would feel.

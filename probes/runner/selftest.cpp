@@ -15,6 +15,11 @@ namespace gpuconform {
 
 namespace {
 
+// The acceptance layer's checks: its scenarios run them alone, in a budget a CI host keeps.
+const std::vector<std::string> k_acceptance_layer{"acceptance.hbm.bandwidth", "acceptance.compute.checked_matmul",
+                                                  "acceptance.load.clocks", "acceptance.memory.pattern_test",
+                                                  "acceptance.copy.soak"};
+constexpr double k_acceptance_budget_s = 12;
 const std::vector<std::string> k_fatal_probe{"async.launch.returns_early", "async.copy.pinned_returns_early",
                                              "async.event.timing_accuracy"};
 // A health fault changes what the health reader sees, not the device: its scenario runs the health layer alone.
@@ -168,6 +173,44 @@ const std::vector<FaultScenario>& fault_scenarios() {
          k_health_layer,
          "the PCIe replay counter 100 higher after the device layer than before it, above DCGM's 80 per 15 "
          "minutes: the link fails under our own copies"},
+        // The acceptance layer (opt-in, so only these scenarios run it): each load fault trips its part.
+        {"",
+         {},
+         k_acceptance_layer,
+         "the acceptance layer on a conforming device: HBM near its peak, every product right, every pattern held, "
+         "every copied byte right, clocks at their maximum",
+         0,
+         1,
+         -1,
+         -1,
+         WhenBusy::Wait,
+         0,
+         "acceptance"},
+        {"slow_hbm", {}, k_acceptance_layer, "STREAM at 40 % of the memory interface's peak: below the floor"},
+        {"gemm_wrong_element",
+         {},
+         k_acceptance_layer,
+         "every 5th matrix multiply returns one wrong element without an error (silent data corruption): named by "
+         "GPU, iteration and element"},
+        {"bad_memory_cell",
+         {},
+         k_acceptance_layer,
+         "one word whose bit 17 is stuck at 0: the memory test names its address and the pattern"},
+        {"throttles_under_load",
+         {},
+         k_acceptance_layer,
+         "thermal slowdown only under load (the health layer, read at idle, sees nothing): named with its reason"},
+        {"copies_corrupt",
+         {},
+         k_acceptance_layer,
+         "the copy soak verifies every byte: a DMA path that corrupts fails it",
+         0,
+         1,
+         -1,
+         -1,
+         WhenBusy::Wait,
+         0,
+         "copies_corrupt_soak"},
         // A busy node: another process on the GPU the whole run, no time to wait for it.
         {"",
          {},
@@ -318,6 +361,7 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     RunOptions options;
     options.quick = true;
     options.timeout_override_s = scenario.timeout_s;
+    options.budget_s = k_acceptance_budget_s;
     RunRequest request;
     request.sim_cotenant_s = scenario.cotenant_s;
     request.sim_cotenant_hidden = scenario.cotenant_hidden;
@@ -335,7 +379,8 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     for (const auto& c : all_checks()) {
         const bool listed =
             scenario.only.empty() || std::find(scenario.only.begin(), scenario.only.end(), c.id) != scenario.only.end();
-        if (c.layer == "async" && listed) {
+        // The acceptance layer is opt-in here as in `run`: only a scenario that names its checks runs them.
+        if ((c.layer == "async" || (c.layer == "acceptance" && !scenario.only.empty())) && listed) {
             checks.push_back(&c);
         }
         if (c.layer == "health" && listed) {

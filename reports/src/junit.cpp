@@ -25,7 +25,7 @@ struct Suite {
 
 std::vector<Suite> suites_by_layer(const nlohmann::json& results) {
     std::vector<Suite> suites;
-    for (const char* layer : {"host", "health", "runtime", "async", "framework"}) {
+    for (const char* layer : {"host", "health", "runtime", "async", "framework", "acceptance"}) {
         suites.push_back(Suite{layer, {}, 0, 0, 0, 0.0});
     }
     for (const auto& j : results) {

@@ -88,7 +88,7 @@ namespace {
 
 int layer_rank(const std::string& id) {
     const std::string layer = id.substr(0, id.find('.'));
-    const std::array<const char*, 5> order{"host", "health", "runtime", "async", "framework"};
+    const std::array<const char*, 6> order{"host", "health", "runtime", "async", "framework", "acceptance"};
     const auto it = std::find(order.begin(), order.end(), layer);
     return static_cast<int>(it - order.begin());
 }

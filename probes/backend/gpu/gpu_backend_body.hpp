@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/acceptance_ops.hpp"
 #include "backend/backend.hpp"
 #include "backend/pattern.hpp"
 
@@ -107,6 +108,9 @@ std::uint64_t ticks_for(std::uint64_t ns, std::uint64_t khz) {
     constexpr std::uint64_t k_ns_per_ms = 1000000;
     return ns / k_ns_per_ms * khz + ns % k_ns_per_ms * khz / k_ns_per_ms;
 }
+
+// The acceptance layer's kernels and GpuAcceptance (included here: it uses wrap and to_stream).
+#include "backend/gpu/gpu_acceptance_body.hpp"
 
 // What a launch needs to know of its device, read with the device's properties (device_props,
 // or the first launch on a device nobody described), so that a launch makes no runtime call but
@@ -255,6 +259,8 @@ public:
         return launch_result();
     }
 
+    AcceptanceOps* acceptance() override { return &m_acceptance; }
+
 private:
     void remember(int device, const vendor::DeviceProp& prop) {
         if (device < 0) {
@@ -288,6 +294,7 @@ private:
     int m_device = 0;
     std::vector<LaunchFacts> m_facts;  // by device
     LaunchFacts m_unread;
+    GpuAcceptance m_acceptance;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 // hipStreamCreateWithFlags); the prefix is also the backend's name.
 #pragma once
 
+#include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 
 #include <cstdint>
@@ -67,5 +68,21 @@ inline std::uint64_t spin_clock_khz(int device) {
 #endif
     return 100000;
 }
+
+// The memory interface for the HBM peak (hipDeviceAttributeMemoryClockRate, ...MemoryBusWidth:
+// https://rocm.docs.amd.com/projects/HIP/en/latest/doxygen/html/group___global_defs.html).
+inline hipError_t memory_interface(int device, int* clock_khz, int* bus_bits) {
+    const hipError_t e = hipDeviceGetAttribute(clock_khz, hipDeviceAttributeMemoryClockRate, device);
+    return e != hipSuccess ? e : hipDeviceGetAttribute(bus_bits, hipDeviceAttributeMemoryBusWidth, device);
+}
+
+// The matrix multiply would go through hipBLAS (hipblasGemmEx); it is not wired in yet, so the
+// acceptance layer's multiply skips on AMD GPUs saying so.
+class Blas {
+public:
+    std::string open() { return "the HIP module has no matrix multiply yet (hipBLAS is not wired in)"; }
+    int gemm(hipStream_t, const void*, const void*, float*, int, int, int) { return -1; }
+    static constexpr const char* k_name = "hipBLAS";
+};
 
 }  // namespace gpuconform::vendor

@@ -45,6 +45,11 @@
 //   gpu_missing             on the simulated PCI bus but not seen by the health reader (fell off)
 //   vbios_odd               another VBIOS than its siblings
 //   xid_79                  an Xid 79 (fallen off the bus) in the simulated kernel log since boot
+// Acceptance knobs (sim_acceptance.cpp), on the load the acceptance layer puts on a device:
+//   slow_hbm                STREAM kernels run at 40 % of the memory interface's peak (else 90 %)
+//   gemm_wrong_element      every 5th matrix multiply returns one wrong element (silent corruption)
+//   bad_memory_cell         one word halfway through each memory-test write has bit 17 stuck at 0
+//   throttles_under_load    while loaded, clocks read 60 % of their maximum with thermal slowdown
 #pragma once
 
 #include <map>
@@ -79,6 +84,8 @@ struct SimEvent {
     bool timing = true;
     TaskPtr recorded;  // null until first recorded
 };
+
+class SimAcceptance;  // sim_acceptance.cpp
 
 class SimBackend final : public Backend {
 public:
@@ -130,8 +137,10 @@ public:
     ApiResult launch_fault(StreamHandle stream) override;
 
     HostNuma* host_numa() override { return m_numa.get(); }
+    AcceptanceOps* acceptance() override;  // sim_acceptance.cpp
 
 private:
+    friend class SimAcceptance;
     ApiResult fail(ApiResult error);       // records the error as the calling thread's last error
     ApiResult reported(ApiResult result);  // fail(result) unless it is ok
     ApiResult failed_sticky();             // the sticky error, or ok
@@ -150,7 +159,8 @@ private:
     SimOptions m_options;
     MemoryRegistry m_memory;
     std::vector<std::unique_ptr<SimDevice>> m_devices;
-    std::unique_ptr<SimNuma> m_numa;  // the simulated host's two nodes and what was placed on them
+    std::unique_ptr<SimNuma> m_numa;              // the simulated host's two nodes and what was placed on them
+    std::shared_ptr<AcceptanceOps> m_acceptance;  // made on first use (shared_ptr: the type is incomplete here)
 
     std::mutex m_state_mutex;  // handles and per-thread state below
     std::map<StreamHandle, StreamPtr> m_streams;

@@ -54,6 +54,11 @@ enum class Fault : std::uint32_t {
     VbiosOdd,
     Xid79,
     PcieReplaysGrowing,  // each later reading shows more replays: growth during our own run
+    // Acceptance faults: the load the acceptance layer puts on a device (sim_acceptance.cpp).
+    SlowHbm,
+    GemmWrongElement,
+    BadMemoryCell,
+    ThrottlesUnderLoad,
 };
 
 struct FaultName {
@@ -92,8 +97,12 @@ constexpr FaultName k_fault_names[]{
     {Fault::VbiosOdd, "vbios_odd"},
     {Fault::Xid79, "xid_79"},
     {Fault::PcieReplaysGrowing, "pcie_replays_growing"},
+    {Fault::SlowHbm, "slow_hbm"},
+    {Fault::GemmWrongElement, "gemm_wrong_element"},
+    {Fault::BadMemoryCell, "bad_memory_cell"},
+    {Fault::ThrottlesUnderLoad, "throttles_under_load"},
 };
-static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::PcieReplaysGrowing) + 1,
+static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::ThrottlesUnderLoad) + 1,
               "every Fault needs its name in k_fault_names, in order");
 static_assert(std::size(k_fault_names) <= 32, "FaultSet holds 32 knobs");
 
