@@ -64,24 +64,35 @@ in_root() {
 }
 
 build_args() {
-    local release="$1" unitdir="$2" hip="$3"
+    local release="$1" unitdir="$2" hip="$3" launcher="${4:-}"
     # No -Werror in a package build: a newer compiler's new warning must not stop a distro build.
     echo "-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr -DGPUCONFORM_TESTS=OFF -DGPUCONFORM_WERROR=OFF" \
          "-DGPUCONFORM_PACKAGE_RELEASE=$release -DGPUCONFORM_SYSTEMD_UNIT_DIR=$unitdir" \
-         "-DGPUCONFORM_HIP=$hip -DGPUCONFORM_CUDA=AUTO"
+         "-DGPUCONFORM_HIP=$hip -DGPUCONFORM_CUDA=AUTO" \
+         ${launcher:+"-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher -DCMAKE_CUDA_COMPILER_LAUNCHER=$launcher"}
 }
+
+# A compiler cache makes the second build of an unchanged file free; a package build is still a
+# build from an empty folder. The folders are fixed (not under the temporary $work) and paths are
+# taken relative to the source, because debug information records the build folder.
+ccache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/gpuconform/ccache-packages"
 
 # Debian 12 on this host: the host's own toolchain and libraries are Debian 12's.
 build_bookworm() {
     local dest="$1" hip=OFF
     grep -q '^VERSION_ID="12"' /etc/os-release || fail "the Debian 12 packages are built on a Debian 12 host"
     command -v hipcc >/dev/null 2>&1 && hip=ON
-    say "building the Debian 12 packages here (HIP module: $hip)"
+    local build="$src/build/package-bookworm" launcher=""
+    command -v ccache >/dev/null 2>&1 && launcher=ccache
+    say "building the Debian 12 packages here (HIP module: $hip${launcher:+, through ccache})"
+    rm -rf "$build"
     # shellcheck disable=SC2046
-    cmake -S "$src" -B "$work/build-bookworm" $(build_args "1~deb12" /lib/systemd/system "$hip") >"$dest/build.log" 2>&1
-    cmake --build "$work/build-bookworm" -j "$jobs" >>"$dest/build.log" 2>&1 || { tail -30 "$dest/build.log"; fail "build"; }
-    (cd "$work/build-bookworm" && cpack -G DEB >>"$dest/build.log" 2>&1) || { tail -30 "$dest/build.log"; fail "cpack"; }
-    cp "$work/build-bookworm"/*.deb "$dest/"
+    CCACHE_DIR="$ccache_dir" CCACHE_BASEDIR="$src" cmake -S "$src" -B "$build" \
+        $(build_args "1~deb12" /lib/systemd/system "$hip" "$launcher") >"$dest/build.log" 2>&1
+    CCACHE_DIR="$ccache_dir" CCACHE_BASEDIR="$src" CCACHE_MAXSIZE=2G cmake --build "$build" -j "$jobs" >>"$dest/build.log" 2>&1 \
+        || { tail -30 "$dest/build.log"; fail "build"; }
+    (cd "$build" && cpack -G DEB >>"$dest/build.log" 2>&1) || { tail -30 "$dest/build.log"; fail "cpack"; }
+    cp "$build"/*.deb "$dest/"
 }
 
 # Debian 13 in its own root, from a copy of the tracked source files.
@@ -95,14 +106,17 @@ build_trixie() {
     say "installing the build dependencies into the trixie root (HIP module: $hip)"
     # shellcheck disable=SC2086
     in_root "$root" sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends \
-        g++ cmake make file dpkg-dev nlohmann-json3-dev libcli11-dev libfmt-dev libyaml-cpp-dev libsimdjson-dev libsqlite3-dev libpq-dev $extra" \
+        g++ cmake make ccache file dpkg-dev nlohmann-json3-dev libcli11-dev libfmt-dev libyaml-cpp-dev libsimdjson-dev libsqlite3-dev libpq-dev $extra" \
         >"$dest/build.log" 2>&1 || { tail -30 "$dest/build.log"; fail "build dependencies"; }
-    mkdir -p "$root/src"
+    mkdir -p "$root/src" "$root/ccache" "$ccache_dir-trixie"
+    mount --bind "$ccache_dir-trixie" "$root/ccache"
+    mounted+=("$root/ccache")
     git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp --no-dereference --parents -t "$root/src")  # test data holds symlinks, as sysfs does
     say "building the Debian 13 packages in the trixie root"
     # The copy has no .git, so the commit for `gpuconform version` comes from here.
     # shellcheck disable=SC2046
-    in_root "$root" sh -c "cmake -S /src -B /src/build $(build_args "1~deb13" /usr/lib/systemd/system "$hip") \
+    in_root "$root" sh -c "export CCACHE_DIR=/ccache CCACHE_BASEDIR=/src CCACHE_MAXSIZE=2G; \
+        cmake -S /src -B /src/build $(build_args "1~deb13" /usr/lib/systemd/system "$hip" ccache) \
         -DGPUCONFORM_GIT_DESCRIBE=$(git -C "$src" describe --always --dirty --abbrev=12) \
         && cmake --build /src/build -j $jobs && cd /src/build && cpack -G DEB" >>"$dest/build.log" 2>&1 \
         || { tail -30 "$dest/build.log"; fail "build in the trixie root"; }
