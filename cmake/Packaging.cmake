@@ -88,7 +88,8 @@ set(CPACK_PACKAGE_VENDOR "gpuconform")
 set(CPACK_PACKAGE_CONTACT "${GPUCONFORM_PACKAGE_CONTACT}")
 # No CPACK_PACKAGE_DESCRIPTION_SUMMARY: CPackDeb would put it before every component's own
 # description, so each package's synopsis would be the core's and its own first line repeated
-# (lintian: description-synopsis-is-duplicated). Each description's first line is its synopsis.
+# (lintian: description-synopsis-is-duplicated). Each description's first line is its synopsis;
+# CPackDeb indents the lines after it itself, so they start unindented here.
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 # /etc and /var/lib are absolute destinations: stage them with DESTDIR, never onto this machine.
 set(CPACK_SET_DESTDIR ON)
@@ -104,43 +105,46 @@ set(_self "gpuconform (= ${PROJECT_VERSION}-${GPUCONFORM_PACKAGE_RELEASE})")
 
 set(CPACK_DEBIAN_CORE_PACKAGE_NAME gpuconform)
 set(CPACK_DEBIAN_CORE_PACKAGE_CONTROL_EXTRA ${_pkg}/conffiles)
+# python3 for the Kubernetes helper and its verdict script under /usr/share/gpuconform/kubernetes;
+# dpkg-shlibdeps adds the libraries.
+set(CPACK_DEBIAN_CORE_PACKAGE_DEPENDS "python3")
 set(CPACK_DEBIAN_CORE_DESCRIPTION "conformance checks for GPU software installs (CUDA, ROCm/HIP)
- gpuconform asks a GPU node, check by check, whether its install behaves as
- the vendors document, and writes one JSON report per run. This package holds
- the executable, the simulated backend, the profiles, the report schema and a
- nightly systemd timer (disabled until enabled). Install gpuconform-cuda or
- gpuconform-hip for the GPU checks and gpuconform-torch for the PyTorch layer.")
+gpuconform asks a GPU node, check by check, whether its install behaves as
+the vendors document, and writes one JSON report per run. This package holds
+the executable, the simulated backend, the profiles, the report schema and a
+nightly systemd timer (disabled until enabled). Install gpuconform-cuda or
+gpuconform-hip for the GPU checks and gpuconform-torch for the PyTorch layer.")
 set(CPACK_COMPONENT_CORE_DESCRIPTION "${CPACK_DEBIAN_CORE_DESCRIPTION}")
 
 set(CPACK_DEBIAN_CUDA_PACKAGE_NAME gpuconform-cuda)
 set(CPACK_DEBIAN_CUDA_PACKAGE_DEPENDS "${_self}")
 set(CPACK_COMPONENT_CUDA_DESCRIPTION "CUDA backend module for gpuconform
- The CUDA checks of gpuconform. The CUDA runtime is linked in statically, so
- the module needs only the NVIDIA driver (libcuda.so.1) at run time, whichever
- way the driver was installed.")
+The CUDA checks of gpuconform. The CUDA runtime is linked in statically, so
+the module needs only the NVIDIA driver (libcuda.so.1) at run time, whichever
+way the driver was installed.")
 
 set(CPACK_DEBIAN_HIP_PACKAGE_NAME gpuconform-hip)
 set(CPACK_DEBIAN_HIP_PACKAGE_DEPENDS "${_self}")
 set(CPACK_COMPONENT_HIP_DESCRIPTION "HIP backend module for gpuconform
- The ROCm/HIP checks of gpuconform, built against the distribution's HIP
- runtime.")
+The ROCm/HIP checks of gpuconform, built against the distribution's HIP
+runtime.")
 
 set(CPACK_DEBIAN_TORCH_PACKAGE_NAME gpuconform-torch)
 set(CPACK_DEBIAN_TORCH_PACKAGE_ARCHITECTURE all)
 set(CPACK_DEBIAN_TORCH_PACKAGE_DEPENDS "${_self}, python3, python3-pytest")
 set(CPACK_DEBIAN_TORCH_PACKAGE_SUGGESTS "python3-torch")
 set(CPACK_COMPONENT_TORCH_DESCRIPTION "PyTorch layer of gpuconform
- The framework layer of gpuconform: pytest checks of the node's own PyTorch
- install (torch is not a dependency: the node's own torch is what is checked).")
+The framework layer of gpuconform: pytest checks of the node's own PyTorch
+install (torch is not a dependency: the node's own torch is what is checked).")
 
 set(CPACK_DEBIAN_SLURM_PACKAGE_NAME gpuconform-slurm)
 set(CPACK_DEBIAN_SLURM_PACKAGE_ARCHITECTURE all)
 set(CPACK_DEBIAN_SLURM_PACKAGE_DEPENDS "${_self}, python3")
 set(CPACK_DEBIAN_SLURM_PACKAGE_SUGGESTS "slurm-client, nhc")
 set(CPACK_COMPONENT_SLURM_DESCRIPTION "Slurm health check and nightly jobs for gpuconform
- The Slurm glue of gpuconform: a HealthCheckProgram that drains a node whose
- checks fail and resumes it once they pass, an LBNL NHC check, the nightly
- per-node submission and its roll-up job, in /usr/lib/gpuconform/slurm.")
+The Slurm glue of gpuconform: a HealthCheckProgram that drains a node whose
+checks fail and resumes it once they pass, an LBNL NHC check, the nightly
+per-node submission and its roll-up job, in /usr/lib/gpuconform/slurm.")
 
 set(CPACK_COMPONENTS_ALL core torch slurm)
 if(TARGET gpuconform-cuda)

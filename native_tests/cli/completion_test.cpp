@@ -59,7 +59,8 @@ std::set<std::string> help_options(const std::string& sub) {
     return out;
 }
 
-const std::vector<std::string> k_commands{"run", "list", "version", "profile", "selftest", "render", "matrix", "diff"};
+const std::vector<std::string> k_commands{"run",    "list",   "version", "profile", "selftest",
+                                          "render", "matrix", "diff",    "store"};
 
 TEST(Completion, OffersEveryCommand) {
     std::set<std::string> expected(k_commands.begin(), k_commands.end());

@@ -106,6 +106,21 @@ const std::vector<MeasureDecl> k_declarations = {
     {"health.nvlink", "*", {k_none, k_diag, 0.00}},
     {"health.xid", "events", {k_down, k_diag, 0.00}},
     {"health.inventory", "*", {k_none, k_diag, 0.00}},
+    {"health.error_growth", "*", {k_down, k_diag, 0.00}},
+    // The acceptance layer: one H200 run so far, no repeat runs to take a noise floor from, so
+    // every figure is a diagnostic; each check judges its own floor against the device's peak.
+    {"acceptance.hbm.bandwidth", "*_gbps", {k_up, k_diag, 0.10}},
+    {"acceptance.hbm.bandwidth", "triad_peak_ratio", {k_up, k_diag, 0.10}},
+    {"acceptance.compute.checked_matmul", "*_tflops", {k_up, k_diag, 0.10}},
+    {"acceptance.compute.checked_matmul", "peak_ratio", {k_up, k_diag, 0.10}},
+    {"acceptance.compute.checked_matmul", "*", {k_none, k_diag, 0.00}},
+    {"acceptance.load.clocks", "sm_clock_mhz", {k_up, k_diag, 0.10}},
+    {"acceptance.load.clocks", "temperature_c", {k_down, k_diag, 0.10}},
+    {"acceptance.load.clocks", "*", {k_none, k_diag, 0.00}},
+    {"acceptance.memory.pattern_test", "test_gbps", {k_up, k_diag, 0.10}},
+    {"acceptance.memory.pattern_test", "*", {k_none, k_diag, 0.00}},
+    {"acceptance.copy.soak", "bidirectional_gbps", {k_up, k_diag, 0.10}},
+    {"acceptance.copy.soak", "*", {k_none, k_diag, 0.00}},
     {"runtime.*.pci_agreement", "pci_gpus", {k_none, k_diag, 0.00}},
     {"runtime.*.pci_agreement", "runtime_devices", {k_none, k_diag, 0.00}},
 };
