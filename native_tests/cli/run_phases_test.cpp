@@ -134,5 +134,25 @@ TEST(RunPhases, FrameworkStartsDuringTheDeviceChecksAndKeepsEveryVerdict) {
     EXPECT_EQ(early.at("environment").at("torch"), late.at("environment").at("torch"));
 }
 
+// NVML's state does not survive fork(): a worker forked after this process opened NVML (the
+// health readers do) cannot open it again, and the acceptance layer reads clocks and link
+// counters in the worker (seen on an H200, driver 580). So every worker starts before the
+// health layer's first reading, and the reading after the device checks still comes after them.
+TEST(RunPhases, WorkersAreForkedBeforeTheHealthLayerOpensNvml) {
+    const auto dir = temp_dir("fork-order");
+    const auto path = dir / "r.json";
+    const auto out = run_cli("run --backend sim --layer host,health,async --quick --json " + path.string());
+    ASSERT_TRUE(out.exit_code == 0 || out.exit_code == 1) << out.output;
+    const auto report = read_json(path);
+    const auto worker = phase(report, "worker.sim.start");
+    const auto read = phase(report, "health.read");
+    const auto reread = phase(report, "health.reread");
+    const auto device = phase(report, "device.checks");
+    ASSERT_TRUE(worker && read && reread && device) << report.at("run").at("phases").dump(1);
+    EXPECT_LE(worker->end, read->start + 1e-6) << "the worker was forked after NVML was opened";
+    EXPECT_LE(read->end, device->start + 1e-6) << "the health layer reads before any device check";
+    EXPECT_GE(reread->start, device->end - 1e-6);
+}
+
 }  // namespace
 }  // namespace gpuconform::test

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <sys/types.h>
 
+#include <atomic>
+#include <mutex>
 #include <string>
 
 #include "nvml/nvml_api.hpp"
@@ -13,7 +16,11 @@ namespace gpuconform::nvml {
 
 class Library {
 public:
-    // Opened and nvmlInit_v2'd on first use; NVML stays initialised until exit.
+    // Opened and nvmlInit_v2'd on first use; NVML stays initialised until exit. NVML's state
+    // does not survive fork(): in a forked process its calls answer "Uninitialized" although the
+    // copied object says ready. The first use in a forked process therefore initialises it again,
+    // which on driver 580 fails where the parent had initialised it (then error() says so). So
+    // the runner forks its workers before it first opens NVML itself (runner/runner.cpp).
     static const Library& instance();
 
     bool ready() const { return m_ready; }
@@ -29,10 +36,14 @@ public:
 
 private:
     Library();
+    void init();
+    void renew_in_new_process();
     void* m_handle = nullptr;
     const char* (*m_error_string)(Return) = nullptr;
     bool m_ready = false;
     std::string m_error;
+    std::atomic<pid_t> m_pid{0};  // the process that initialised NVML
+    std::mutex m_renew;           // taken only in a forked process, never in the one that forked
 };
 
 }  // namespace gpuconform::nvml

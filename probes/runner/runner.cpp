@@ -242,7 +242,21 @@ int run_suite(const RunRequest& req) {
         host_checks.finish(&phases, record);
     }
 
-    // The GPUs' own state, read in milliseconds without a GPU runtime, before any device work.
+    // The workers are forked before this process first opens NVML (the health readers, the
+    // occupancy sampler): NVML's state does not survive a fork, and a forked worker whose parent
+    // had initialised it cannot initialise it again (nvml/nvml_library.hpp). The acceptance
+    // layer reads clocks and link counters from the worker.
+    DevicePhase phase(run.env, profile, options, req, record);
+    phase.set_phase_log(&phases);
+    const bool start_backends = needs_backends && !g_interrupted;
+    if (start_backends) {
+        std::vector<std::string> names = req.backends.empty() ? std::vector<std::string>{"cuda", "hip"} : req.backends;
+        for (const auto& name : names) {
+            phase.add_backend(name, name == "sim" ? sim_options(req) : "");
+        }
+    }
+
+    // The GPUs' own state, read in milliseconds without a GPU runtime, before any device check.
     std::vector<std::unique_ptr<HealthReader>> health;
     std::vector<NodeHealth> health_before;
     const bool health_read = has_health_checks(checks) && !g_interrupted;
@@ -252,13 +266,7 @@ int run_suite(const RunRequest& req) {
         health_before = run_health_checks(checks, health, run.env, profile, options, &phases, record);
     }
 
-    DevicePhase phase(run.env, profile, options, req, record);
-    phase.set_phase_log(&phases);
-    if (needs_backends && !g_interrupted) {
-        std::vector<std::string> names = req.backends.empty() ? std::vector<std::string>{"cuda", "hip"} : req.backends;
-        for (const auto& name : names) {
-            phase.add_backend(name, name == "sim" ? sim_options(req) : "");
-        }
+    if (start_backends && !g_interrupted) {
         for (const auto* def : checks) {
             if (def->scope == Scope::Backend) {
                 for (const auto& info : phase.backends()) {
