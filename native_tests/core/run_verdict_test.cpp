@@ -44,6 +44,24 @@ TEST(RunVerdict, ANodeWithGpusWhoseDeviceChecksNeverRanIsIncomplete) {
     EXPECT_EQ(verdict_of(t), Verdict::Fail);
 }
 
+// Acceptance is never partial: a part that could not read or load its GPU leaves the node
+// unaccepted, while a skipped check of another layer (no NVLink, no hipcc) does not.
+TEST(RunVerdict, ASkippedAcceptancePartLeavesTheNodeUnaccepted) {
+    CheckResult clocks = with(Status::Skip);
+    clocks.id = "acceptance.load.clocks";
+    CheckResult nvlink = with(Status::Skip);
+    nvlink.id = "health.nvlink";
+    CheckResult hbm = with(Status::Pass);
+    hbm.id = "acceptance.hbm.bandwidth";
+    EXPECT_EQ(judge({hbm, nvlink}), Verdict::Pass);
+    const auto t = tally_results({hbm, nvlink, clocks}, false, false);
+    EXPECT_EQ(verdict_of(t), Verdict::Inconclusive);
+    EXPECT_EQ(verdict_reason(t), "1 acceptance part skipped: the node was not fully accepted");
+    CheckResult wrong = with(Status::Fail);
+    wrong.id = "acceptance.compute.checked_matmul";
+    EXPECT_EQ(judge({clocks, wrong}), Verdict::Fail);
+}
+
 TEST(RunVerdict, StrictMakesAWarnAFail) {
     EXPECT_EQ(judge({with(Status::Pass), with(Status::Warn)}, false, true), Verdict::Fail);
 }

@@ -120,6 +120,20 @@ TEST(FleetVerdict, TheOneRuleOfRunVerdict) {
     EXPECT_EQ(f.disturbed, 1u);
 }
 
+TEST(FleetVerdict, ASkippedAcceptancePartIsNotAnAcceptedNode) {
+    const Fleet f = fleet_of({
+        report("r1", "partial", {{"acceptance.hbm.bandwidth", "pass", "triad 4000 GB/s"},
+                                 {"acceptance.load.clocks", "skip", "no clock could be read under load"}}),
+        report("r2", "whole", {{"acceptance.hbm.bandwidth", "pass", "triad 4000 GB/s"},
+                               {"health.nvlink", "skip", "this GPU has no NVLink"}}),
+    });
+    ASSERT_EQ(f.nodes.size(), 2u);
+    EXPECT_EQ(f.nodes[0].verdict, Verdict::Inconclusive);
+    EXPECT_EQ(f.nodes[0].reason, "1 acceptance part skipped: the node was not fully accepted");
+    EXPECT_EQ(f.nodes[1].verdict, Verdict::Pass);
+    EXPECT_EQ(f.passed(), 1u);
+}
+
 TEST(FleetVerdict, ARunWhoseInterruptedIsNotABooleanIsRejected) {
     nlohmann::json doc = report("r1", "h", {{"host.ok", "pass", "fine"}});
     doc["run"]["interrupted"] = "no";

@@ -30,7 +30,7 @@ std::optional<Verdict> verdict_from_string(const std::string& s) {
     return std::nullopt;
 }
 
-void VerdictTally::add(Status s, bool disturbed) {
+void VerdictTally::add(std::string_view id, Status s, bool disturbed) {
     switch (s) {
         case Status::Fail:
             ++(disturbed ? disturbed_failed : failed);
@@ -46,6 +46,9 @@ void VerdictTally::add(Status s, bool disturbed) {
             ++judged;
             break;
         case Status::Skip:
+            if (id.starts_with("acceptance.")) {
+                ++acceptance_skipped;
+            }
             break;
     }
 }
@@ -55,7 +58,7 @@ VerdictTally tally_results(const std::vector<CheckResult>& results, bool interru
     t.interrupted = interrupted;
     t.strict = strict;
     for (const auto& r : results) {
-        t.add(r.status, !r.disturbance.is_null());
+        t.add(r.id, r.status, !r.disturbance.is_null());
     }
     return t;
 }
@@ -64,7 +67,8 @@ Verdict verdict_of(const VerdictTally& t) {
     if (t.failed > 0) {
         return Verdict::Fail;
     }
-    if (t.interrupted || t.device_layer_missing || t.errored > 0 || t.disturbed_failed > 0 || t.judged == 0) {
+    if (t.interrupted || t.device_layer_missing || t.acceptance_skipped > 0 || t.errored > 0 ||
+        t.disturbed_failed > 0 || t.judged == 0) {
         return Verdict::Inconclusive;
     }
     return Verdict::Pass;
@@ -84,6 +88,9 @@ std::string verdict_reason(const VerdictTally& t) {
     }
     if (t.errored > 0) {
         add(count_of(t.errored, "check") + " could not run (error)");
+    }
+    if (t.acceptance_skipped > 0) {
+        add(count_of(t.acceptance_skipped, "acceptance part") + " skipped: the node was not fully accepted");
     }
     if (t.disturbed_failed > 0) {
         add(count_of(t.disturbed_failed, "failure") + " measured while disturbed (another GPU user or a tool)");

@@ -4,13 +4,15 @@
 //   pass          something was judged and nothing failed or errored
 //   fail          a check failed on an undisturbed measurement: the install or the hardware is wrong
 //   inconclusive  could not judge: the run was interrupted, a check errored, a failure was measured
-//                 while another GPU user disturbed it, or nothing was judged at all
+//                 while another GPU user disturbed it, a part of the acceptance layer was skipped
+//                 (acceptance is never partial), or nothing was judged at all
 // A fail outranks inconclusive: one undisturbed failure is enough to act on.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
@@ -33,8 +35,11 @@ struct VerdictTally {
     // A node with GPUs on its bus where no device check was judged (every one skipped or not
     // run): the run is incomplete, never a pass.
     bool device_layer_missing = false;
+    // Acceptance parts skipped (no reading, no device support): the hardware was not fully loaded
+    // and watched, so the run cannot accept the node.
+    std::size_t acceptance_skipped = 0;
 
-    void add(Status s, bool disturbed);
+    void add(std::string_view id, Status s, bool disturbed);
 };
 
 Verdict verdict_of(const VerdictTally& t);

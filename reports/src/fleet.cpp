@@ -51,11 +51,13 @@ std::vector<RunProblem> problems_of(const RunEntry& run) {
     return out;
 }
 
-VerdictTally tally_of(const RunEntry& run) {
+VerdictTally tally_of(const ReportSet& set, const RunEntry& run) {
     VerdictTally t;
     t.interrupted = run.interrupted;
     for (const ResultEntry& r : run.results) {
-        t.add(r.status, r.disturbed);
+        // The id matters only to a skip (an acceptance part skipped): split only those.
+        const std::string id = r.status == Status::Skip ? split_pair(set.labels.at(r.label)).first : std::string();
+        t.add(id, r.status, r.disturbed);
     }
     return t;
 }
@@ -83,7 +85,7 @@ std::string reason_of(const ReportSet& set, const RunEntry& run, const std::vect
         warnings += p.status == Status::Warn ? 1 : 0;
     }
     if (blocking + warnings == 0) {
-        if (tally.judged == 0 || tally.interrupted) {
+        if (tally.judged == 0 || tally.interrupted || tally.acceptance_skipped > 0) {
             return verdict_reason(tally);
         }
         const std::size_t skipped = run.results.size() - tally.judged;
@@ -187,7 +189,7 @@ Fleet build_fleet(const ReportSet& set) {
         v.host = set.groups_of(run)[static_cast<int>(GroupKey::Host)];
         v.group = group_of(set, run);
         const std::vector<RunProblem> problems = problems_of(run);
-        const VerdictTally tally = tally_of(run);
+        const VerdictTally tally = tally_of(set, run);
         v.verdict = verdict_of(tally);
         v.worst = run.results.empty() ? Status::Error : Status::Pass;
         for (const ResultEntry& r : run.results) {
