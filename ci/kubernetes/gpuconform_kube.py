@@ -4,9 +4,14 @@
   fanout   (the nightly CronJob) one Job per GPU node, pinned to it, requesting all of that
            node's GPUs, so the GPUs are allocated only while the run lasts
   run      (inside that Job) run the suite, keep the report on the node, write the Prometheus
-           text atomically, then put the verdict on the node: label gpuconform/verdict, annotation
-           gpuconform/reason and the node condition GPUConformanceFailed
+           text atomically, then put the verdict on the node: label gpuconform/verdict, annotations
+           gpuconform/reason and gpuconform/failed-gpus (index, PCI address and UUID of each
+           failing GPU), the node condition GPUConformanceFailed, and on a fail the NoSchedule
+           taint gpuconform/failed, which only a later pass of ours removes. The taint is held
+           back when it would leave more than GPUCONFORM_TAINT_MAX_SHARE (default 0.5) of the
+           GPU nodes tainted: the breaker, said in the reason
   render-job NODE VENDOR COUNT   print the Job fanout would create (for offline validation)
+  render-marks NODE STATE        print the Node as run leaves it after a verdict (likewise)
 
 The condition follows node-problem-detector's convention: True means the problem is there.
 """
@@ -23,11 +28,16 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
-from gpuconform_verdict import verdict_of_file  # noqa: E402
+from gpuconform_verdict import verdict_json, words  # noqa: E402
 
 LABEL = "gpuconform/verdict"
 REASON_ANNOTATION = "gpuconform/reason"
+GPUS_ANNOTATION = "gpuconform/failed-gpus"
 CONDITION = "GPUConformanceFailed"
+# Ours alone: added on a fail, removed only by our own later pass, tolerated by our own Job so a
+# tainted node is still checked each night (a cordon would stop the very Job that clears it).
+TAINT = {"key": "gpuconform/failed", "value": "true", "effect": "NoSchedule"}
+TAINT_MAX_SHARE = 0.5
 NAMESPACE = os.environ.get("GPUCONFORM_NAMESPACE", "gpu-ops")
 # resource name -> (vendor, image variable); the fanout covers every node that offers one.
 GPU_RESOURCES = {"nvidia.com/gpu": ("nvidia", "GPUCONFORM_IMAGE_NVIDIA"),
@@ -37,22 +47,77 @@ SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
 
 # ---- pure functions: report -> node marks, node -> Job (unit-tested) ----
 
-def verdict_marks(state, reason, previous_condition, now):
+def gpus_text(failing_gpus):
+    """'0 (0000:3b:00.0, GPU-1a2b...), 3 (...)': each failing GPU by index, PCI address and UUID."""
+    parts = []
+    for g in failing_gpus or []:
+        if not isinstance(g, dict):
+            continue
+        ids = ", ".join(str(g[k]) for k in ("pci_bus_id", "uuid") if g.get(k))
+        parts.append(f"{g.get('gpu') or g.get('index', '?')}" + (f" ({ids})" if ids else ""))
+    return ", ".join(parts)
+
+
+def verdict_marks(state, reason, previous_condition, now, failing_gpus=()):
     """The label/annotation merge patch and the status patch for one verdict.
 
     lastTransitionTime moves only when the condition's status changes, as the API conventions ask.
+    The failing GPUs go into their own annotation and the condition's message.
     """
     status = {"pass": "False", "fail": "True"}.get(state, "Unknown")
     cond_reason = {"pass": "ChecksPassed", "fail": "CheckFailed"}.get(state, "RunInconclusive")
     transition = now
     if previous_condition and previous_condition.get("status") == status:
         transition = previous_condition.get("lastTransitionTime") or now
+    gpus = gpus_text(failing_gpus) if state == "fail" else ""
+    annotations = {REASON_ANNOTATION: reason}
+    if state in ("pass", "fail"):  # an inconclusive run leaves the last named GPUs, as it leaves the taint
+        annotations[GPUS_ANNOTATION] = gpus or None  # null removes it (merge patch)
     meta_patch = {"metadata": {"labels": {LABEL: state if state in ("pass", "fail") else "inconclusive"},
-                               "annotations": {REASON_ANNOTATION: reason}}}
+                               "annotations": annotations}}
+    message = f"{reason}; failing GPUs: {gpus}" if gpus else reason
     status_patch = {"status": {"conditions": [{
-        "type": CONDITION, "status": status, "reason": cond_reason, "message": reason,
+        "type": CONDITION, "status": status, "reason": cond_reason, "message": message,
         "lastHeartbeatTime": now, "lastTransitionTime": transition}]}}
     return meta_patch, status_patch
+
+
+def has_our_taint(node):
+    return any(t.get("key") == TAINT["key"] for t in ((node.get("spec") or {}).get("taints") or []))
+
+
+def is_gpu_node(node):
+    return any(gpu_count(node, resource) > 0 for resource in GPU_RESOURCES)
+
+
+def taint_decision(state, node_name, nodes, max_share):
+    """("add" | "remove" | "keep" | "breaker", why) for this node's taint after a verdict.
+
+    A fail adds the taint unless the GPU nodes tainted by us would then exceed max_share of all
+    GPU nodes (a bad roll-out failing everywhere must not take the cluster out); a pass removes
+    ours; an inconclusive run changes nothing.
+    """
+    this = next((n for n in nodes if (n.get("metadata") or {}).get("name") == node_name), {})
+    tainted_here = has_our_taint(this)
+    if state == "pass":
+        return ("remove", "") if tainted_here else ("keep", "")
+    if state != "fail" or tainted_here:
+        return "keep", ""
+    gpu_nodes = [n for n in nodes if is_gpu_node(n)] or [this]
+    tainted = sum(1 for n in gpu_nodes if has_our_taint(n))
+    if tainted + 1 > max_share * len(gpu_nodes):
+        return "breaker", (f"not tainted: breaker ({tainted} of {len(gpu_nodes)} GPU nodes tainted already, "
+                           f"at most {max_share:g} of them)")
+    return "add", ""
+
+
+def taints_patch(node, action):
+    """The merge patch that adds or removes our taint and nothing else; the resourceVersion makes
+    the API refuse it (409) when the node changed since it was read."""
+    others = [t for t in ((node.get("spec") or {}).get("taints") or []) if t.get("key") != TAINT["key"]]
+    taints = others + [dict(TAINT)] if action == "add" else others
+    return {"metadata": {"resourceVersion": (node.get("metadata") or {}).get("resourceVersion")},
+            "spec": {"taints": taints}}
 
 
 def gpu_count(node, resource):
@@ -87,10 +152,14 @@ def node_job(node_name, vendor, count, image, night, run_args=()):
                 "spec": {
                     "restartPolicy": "Never",
                     "serviceAccountName": "gpuconform-marker",
+                    # Pinned by the node's name (a field, as the DaemonSet controller pins), not by
+                    # the hostname label, which need not equal it; still through the scheduler, so
+                    # the pod waits until the node's GPUs are free.
                     "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
-                        "nodeSelectorTerms": [{"matchExpressions": [{
-                            "key": "kubernetes.io/hostname", "operator": "In", "values": [node_name]}]}]}}},
-                    "tolerations": [{"key": resource, "operator": "Exists", "effect": "NoSchedule"}],
+                        "nodeSelectorTerms": [{"matchFields": [{
+                            "key": "metadata.name", "operator": "In", "values": [node_name]}]}]}}},
+                    "tolerations": [{"key": resource, "operator": "Exists", "effect": "NoSchedule"},
+                                    {"key": TAINT["key"], "operator": "Exists", "effect": "NoSchedule"}],
                     "securityContext": {"runAsNonRoot": True, "runAsUser": 65534, "runAsGroup": 65534,
                                         "seccompProfile": {"type": "RuntimeDefault"}},
                     # hostPath ignores fsGroup: a root init step with CHOWN only hands the folder over.
@@ -157,12 +226,46 @@ class Api:
             return json.loads(resp.read() or b"{}")
 
 
-def mark_node(api, node_name, state, reason):
+def max_taint_share():
+    raw = os.environ.get("GPUCONFORM_TAINT_MAX_SHARE", str(TAINT_MAX_SHARE))
+    try:
+        share = float(raw)
+    except ValueError:
+        share = -1.0
+    if not 0.0 <= share <= 1.0:
+        raise RuntimeError(f"GPUCONFORM_TAINT_MAX_SHARE={raw!r} is not a share between 0 and 1")
+    return share
+
+
+def set_taint(api, node_name, state, share):
+    """Adds or removes our taint as taint_decision says; retries when the node changed meanwhile.
+    Returns the breaker's words when it held the taint back, else ""."""
+    for _ in range(3):
+        nodes = api.call("GET", "/api/v1/nodes").get("items", [])
+        action, why = taint_decision(state, node_name, nodes, share)
+        if action in ("keep", "breaker"):
+            return why
+        node = api.call("GET", f"/api/v1/nodes/{node_name}")
+        try:
+            api.call("PATCH", f"/api/v1/nodes/{node_name}", taints_patch(node, action), "application/merge-patch+json")
+            return ""
+        except urllib.error.HTTPError as e:
+            if e.code != 409:
+                raise
+    raise RuntimeError(f"node {node_name} kept changing: its taint was not set")
+
+
+def mark_node(api, node_name, state, reason, failing_gpus=()):
+    share = max_taint_share()
+    held = set_taint(api, node_name, state, share)
+    if held:
+        reason = f"{reason} ({held})"
+        print(f"gpuconform_kube: {node_name}: {held}", file=sys.stderr)
     node = api.call("GET", f"/api/v1/nodes/{node_name}")
     previous = next((c for c in (node.get("status") or {}).get("conditions") or []
                      if c.get("type") == CONDITION), None)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    meta_patch, status_patch = verdict_marks(state, reason, previous, now)
+    meta_patch, status_patch = verdict_marks(state, reason, previous, now, failing_gpus)
     api.call("PATCH", f"/api/v1/nodes/{node_name}", meta_patch, "application/merge-patch+json")
     api.call("PATCH", f"/api/v1/nodes/{node_name}/status", status_patch, "application/strategic-merge-patch+json")
 
@@ -197,7 +300,9 @@ def cmd_run(args, api_factory=None):
     report = os.path.join(reports, f"{node}-{stamp}.json")
     rc = subprocess.call([gpuconform, "run", "--quick", "--quiet", "--json", report,
                           "--junit", report[:-5] + ".xml", *run_args])
-    state, reason, _ = verdict_of_file(report, gpuconform)
+    verdict, why = verdict_json(report, gpuconform)
+    state, reason, _ = words(verdict) if verdict else ("inconclusive", why, [])
+    failing_gpus = (verdict or {}).get("failing_gpus") or []
     if rc not in (0, 1):
         state, reason = "inconclusive", f"gpuconform: run exited {rc}"
     if textfile and os.path.exists(report):
@@ -207,7 +312,7 @@ def cmd_run(args, api_factory=None):
             write_atomically(os.path.join(textfile, "gpuconform.prom"), prom.stdout)
     print(f"gpuconform_kube: {node}: {state}: {reason}")
     try:
-        mark_node((api_factory or Api)(), node, state, reason)
+        mark_node((api_factory or Api)(), node, state, reason, failing_gpus)
     except (OSError, RuntimeError, urllib.error.URLError) as e:
         print(f"gpuconform_kube: could not mark node {node}: {e}", file=sys.stderr)
         return 3
@@ -248,6 +353,21 @@ def main(argv):
     if cmd == "render-job" and len(args) >= 3:
         image = f"registry.example.com/gpu-ops/gpuconform-{args[1]}:0.1.0"
         print(json.dumps(node_job(args[0], args[1], int(args[2]), image, "20261201", args[3:]), indent=2))
+        return 0
+    if cmd == "render-marks" and len(args) == 2 and args[1] in ("pass", "fail", "inconclusive"):
+        # The Node as the marker leaves it after a verdict (for offline validation).
+        gpus = [{"gpu": "cuda:3", "index": 3, "pci_bus_id": "0000:bb:00.0",
+                 "uuid": "GPU-f019a044-451a-99a1-45ac-33c45eb89f02"}]
+        meta, status = verdict_marks(args[1], "gpuconform: health.ecc cuda:3: 2 uncorrectable errors", None,
+                                     "2026-12-01T02:17:00Z", gpus)
+        node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": args[0], "resourceVersion": "41"},
+                "spec": {"taints": [{"key": "maintenance", "value": "bios", "effect": "NoExecute"}]}}
+        marked = taints_patch(node, "add" if args[1] == "fail" else "remove")
+        node["metadata"]["labels"] = meta["metadata"]["labels"]
+        node["metadata"]["annotations"] = {k: v for k, v in meta["metadata"]["annotations"].items() if v}
+        node["spec"] = marked["spec"]
+        node["status"] = status["status"]
+        print(json.dumps(node, indent=2))
         return 0
     print(f"gpuconform_kube: unknown command {cmd} (see --help)", file=sys.stderr)
     return 2

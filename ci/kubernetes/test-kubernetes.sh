@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Offline validation of every Kubernetes manifest (the YAML here and the per-node Jobs that the
-# nightly fan-out creates, for an NVIDIA node of 8 GPUs and an AMD node of 4) against the API
+# Offline validation of every Kubernetes manifest (the YAML here, the per-node Jobs that the
+# nightly fan-out creates, for an NVIDIA node of 8 GPUs and an AMD node of 4, and a Node as the
+# marker leaves it after a fail and after a pass: labels, annotations, taints, condition) against the API
 # schemas shipped by the pinned kubernetes-models npm package, and proof that the validator
 # rejects a broken manifest. Needs node and npm (the npm registry, once, for `npm ci`).
 # Exit 0 pass, 1 fail, 77 skip (no node/npm).
@@ -16,7 +17,9 @@ trap 'rm -rf "$tmp"' EXIT
 python3 "$here/gpuconform_kube.py" render-job gpu-node-17 nvidia 8 > "$tmp/job-nvidia.json"
 python3 "$here/gpuconform_kube.py" render-job mi300-a amd 4 -- --layer host,runtime,async > "$tmp/job-amd.json"
 fail=0
-node validate.mjs "$here"/*.yaml "$tmp"/job-*.json || fail=1
+python3 "$here/gpuconform_kube.py" render-marks gpu-node-17 fail > "$tmp/node-fail.json"
+python3 "$here/gpuconform_kube.py" render-marks gpu-node-17 pass > "$tmp/node-pass.json"
+node validate.mjs "$here"/*.yaml "$tmp"/job-*.json "$tmp"/node-*.json || fail=1
 if node validate.mjs testdata/broken.yaml >"$tmp/broken.log" 2>&1; then
     echo "FAILED: the validator accepted testdata/broken.yaml"; fail=1
 else

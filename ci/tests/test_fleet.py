@@ -150,7 +150,8 @@ def test_command_line_prints_state_and_reason_with_exit_status(tmp_path):
 def test_verdict_marks(state, status, label, reason):
     meta, st = kube.verdict_marks(state, "gpuconform: why", None, "2026-12-01T02:17:00Z")
     assert meta["metadata"]["labels"] == {"gpuconform/verdict": label}
-    assert meta["metadata"]["annotations"] == {"gpuconform/reason": "gpuconform: why"}
+    gpus = {} if state == "inconclusive" else {"gpuconform/failed-gpus": None}
+    assert meta["metadata"]["annotations"] == {"gpuconform/reason": "gpuconform: why", **gpus}
     (cond,) = st["status"]["conditions"]
     assert (cond["type"], cond["status"], cond["reason"]) == ("GPUConformanceFailed", status, reason)
     assert cond["message"] == "gpuconform: why"
@@ -177,7 +178,9 @@ def test_one_job_per_gpu_node_with_that_nodes_own_count():
     for job in jobs:
         spec = job["spec"]["template"]["spec"]
         term = spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-        (pinned,) = term["nodeSelectorTerms"][0]["matchExpressions"][0]["values"]
+        (field,) = term["nodeSelectorTerms"][0]["matchFields"]
+        assert field["key"] == "metadata.name"  # the node's name, not its hostname label
+        (pinned,) = field["values"]
         got[pinned] = (spec["containers"][0]["resources"]["limits"], spec["containers"][0]["image"])
     assert got == {"a100-1": ({"nvidia.com/gpu": 4}, "img/nv"), "h200-1": ({"nvidia.com/gpu": 8}, "img/nv"),
                    "mi300-1": ({"amd.com/gpu": 8}, "img/amd")}
@@ -205,14 +208,77 @@ def test_gpu_count_ignores_what_is_not_a_whole_number():
     assert kube.gpu_count({"metadata": {"name": "n"}}, "nvidia.com/gpu") == 0
 
 
+def test_verdict_marks_name_the_failing_gpus_and_clear_them_on_a_pass():
+    gpus = [{"gpu": "cuda:3", "index": 3, "pci_bus_id": "0000:bb:00.0", "uuid": "GPU-3333"}]
+    meta, st = kube.verdict_marks("fail", "gpuconform: health.ecc cuda:3: 2 uncorrectable", None,
+                                  "2026-12-01T02:17:00Z", gpus)
+    assert meta["metadata"]["annotations"]["gpuconform/failed-gpus"] == "cuda:3 (0000:bb:00.0, GPU-3333)"
+    assert st["status"]["conditions"][0]["message"].endswith("failing GPUs: cuda:3 (0000:bb:00.0, GPU-3333)")
+    meta, _ = kube.verdict_marks("pass", "gpuconform: fine", None, "2026-12-02T02:17:00Z", gpus)
+    assert meta["metadata"]["annotations"]["gpuconform/failed-gpus"] is None  # merge patch: removed
+
+
+def gpu_node(name, tainted=False, other_taints=()):
+    n = node(name, **{"nvidia.com/gpu": "8"})
+    taints = list(other_taints) + ([dict(kube.TAINT)] if tainted else [])
+    n["spec"] = {"taints": taints}
+    n["metadata"]["resourceVersion"] = "41"
+    return n
+
+
+@pytest.mark.parametrize("state, tainted_here, tainted_elsewhere, action", [
+    ("fail", False, 0, "add"),
+    ("fail", True, 3, "keep"),        # already ours: nothing to add, the breaker is not asked
+    ("fail", False, 2, "breaker"),    # a third of six would pass 0.5: 3 of 6 is the most
+    ("pass", True, 0, "remove"),
+    ("pass", False, 0, "keep"),
+    ("inconclusive", True, 0, "keep"),  # an inconclusive run never clears a fail
+])
+def test_taint_decision(state, tainted_here, tainted_elsewhere, action):
+    nodes = [gpu_node("n0", tainted_here)] + [gpu_node(f"t{i}", True) for i in range(tainted_elsewhere)]
+    nodes += [gpu_node(f"ok{i}") for i in range(6 - len(nodes))] + [node("cpu-1", cpu="64")]
+    if state == "fail" and not tainted_here and tainted_elsewhere == 2:
+        nodes[3]["spec"]["taints"] = [dict(kube.TAINT)]  # three tainted of six GPU nodes already
+    got, why = kube.taint_decision(state, "n0", nodes, 0.5)
+    assert got == action
+    if action == "breaker":
+        assert why == "not tainted: breaker (3 of 6 GPU nodes tainted already, at most 0.5 of them)"
+
+
+def test_taints_patch_touches_only_our_taint_and_carries_the_resource_version():
+    admin = {"key": "maintenance", "value": "bios", "effect": "NoExecute"}
+    n = gpu_node("n0", tainted=True, other_taints=[admin])
+    assert kube.taints_patch(n, "remove") == {"metadata": {"resourceVersion": "41"}, "spec": {"taints": [admin]}}
+    added = kube.taints_patch(gpu_node("n1", other_taints=[admin]), "add")
+    assert added["spec"]["taints"] == [admin, kube.TAINT]
+
+
+def test_our_job_tolerates_our_taint_so_a_tainted_node_is_checked_again():
+    pod = kube.node_job("n0", "nvidia", 8, "img", "20261201")["spec"]["template"]["spec"]
+    assert {"key": "gpuconform/failed", "operator": "Exists", "effect": "NoSchedule"} in pod["tolerations"]
+
+
+@pytest.mark.parametrize("raw", ["2", "-0.1", "half", "nan"])
+def test_a_taint_share_that_is_not_a_share_is_refused(monkeypatch, raw):
+    monkeypatch.setenv("GPUCONFORM_TAINT_MAX_SHARE", raw)
+    with pytest.raises(RuntimeError, match="not a share"):
+        kube.max_taint_share()
+
+
 class FakeApi:
-    """Records what the marker sends; answers GET with a node that has our condition already."""
+    """Records what the marker sends; answers GET with a node that has our condition already, and
+    the node list with it and three healthy GPU nodes."""
     calls = []
 
     def call(self, method, path, body=None, content_type="application/json"):
         FakeApi.calls.append((method, path, body, content_type))
-        return {"status": {"conditions": [{"type": "GPUConformanceFailed", "status": "True",
-                                           "lastTransitionTime": "2026-11-30T02:17:00Z"}]}}
+        this = gpu_node(path.rsplit("/", 1)[-1])
+        this["status"]["conditions"] = [{"type": "GPUConformanceFailed", "status": "True",
+                                         "lastTransitionTime": "2026-11-30T02:17:00Z"}]
+        if path == "/api/v1/nodes":
+            this = gpu_node("h200-7")
+            return {"items": [this] + [gpu_node(f"h200-{i}") for i in range(3)]}
+        return this
 
 
 def fake_gpuconform(tmp_path, status, write_report=True, rc=0):
@@ -250,7 +316,14 @@ def test_run_marks_the_node_named_by_the_downward_api(tmp_path, monkeypatch, sta
     got = kube.cmd_run(["--reports", str(tmp_path / "reports"), "--textfile", str(tmp_path / "textfile")],
                        api_factory=FakeApi)
     assert got == exit_code
-    (get, meta, st) = FakeApi.calls
+    listed, *taint, get, meta, st = FakeApi.calls
+    assert listed[:2] == ("GET", "/api/v1/nodes")
+    if label == "fail":  # the taint: read the node, then our taint added to its list
+        (read, patch) = taint
+        assert read[:2] == ("GET", "/api/v1/nodes/h200-7") and patch[1] == "/api/v1/nodes/h200-7"
+        assert patch[2]["spec"]["taints"] == [kube.TAINT] and patch[2]["metadata"]["resourceVersion"] == "41"
+    else:
+        assert taint == []
     assert get[:2] == ("GET", "/api/v1/nodes/h200-7")
     assert meta[1] == "/api/v1/nodes/h200-7" and meta[3] == "application/merge-patch+json"
     assert meta[2]["metadata"]["labels"]["gpuconform/verdict"] == label
