@@ -54,6 +54,27 @@ TEST(VerdictView, AFailureNamesTheCheckAndDevice) {
     EXPECT_EQ(v.at("failing"), nlohmann::json::array({"async.copy.bandwidth cuda:0"}));
 }
 
+// The GPUs behind the failures, each once, by PCI address and UUID, so a scheduler can name the
+// bad GPU of eight: the device layer's result finds its UUID through the health layer's
+// inventory (NVML writes an 8-digit PCI domain, the runtime a 4-digit one).
+TEST(VerdictView, FailingGpusAreNamedByAddressAndUuid) {
+    nlohmann::json doc = test::load_json(std::string(GPUCONFORM_SOURCE_DIR) +
+                                         "/reports/samples/ubuntu24.04-h200-2026-12-04-nvml-fork/full.json");
+    EXPECT_TRUE(verdict_of(doc).at("failing_gpus").empty());
+    result(doc, "async.copy.bandwidth")["status"] = "fail";
+    result(doc, "health.ecc")["status"] = "fail";
+    const nlohmann::json v = verdict_of(doc);
+    ASSERT_EQ(v.at("failing_gpus").size(), 1u) << v.dump(1);
+    const auto& gpu = v.at("failing_gpus").at(0);
+    EXPECT_EQ(gpu.at("uuid"), "GPU-f019a044-451a-99a1-45ac-33c45eb89f02");
+    EXPECT_EQ(gpu.at("index"), 0);
+    EXPECT_EQ(gpu.at("checks"), nlohmann::json::array({"health.ecc", "async.copy.bandwidth"}));
+    // A disturbed failure names no GPU: it decides nothing.
+    result(doc, "health.ecc")["status"] = "pass";
+    result(doc, "async.copy.bandwidth")["disturbance"] = {{"summary", "pid 7 used 97% of GPU 0"}};
+    EXPECT_TRUE(verdict_of(doc).at("failing_gpus").empty());
+}
+
 // A run stopped after its host checks: the device results never came, the report says so.
 TEST(VerdictView, AnInterruptedRunIsInconclusive) {
     nlohmann::json doc = h200_report();

@@ -4,6 +4,10 @@
 // (core/run_verdict.hpp) through read_report_problems, as every other view of one report.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <map>
+
 #include "render_report.hpp"
 #include "report_fields.hpp"
 #include "run_problems.hpp"
@@ -44,6 +48,107 @@ nlohmann::json result_json(const ReportProblems& p, std::size_t i) {
             {"cause", cause_title(p, i)}};
 }
 
+// A PCI address in one form whichever way it was written: NVML's 8-digit domain
+// ("00000000:00:06.0") and the runtime's 4-digit one ("0000:00:06.0") become "0:00:06.0".
+std::string pci_key(std::string address) {
+    std::transform(address.begin(), address.end(), address.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const auto colon = address.find(':');
+    if (colon == std::string::npos) {
+        return address;
+    }
+    const auto digits = address.find_first_not_of('0');
+    const std::string domain = digits >= colon ? "0" : address.substr(digits, colon - digits);
+    return domain + address.substr(colon);
+}
+
+const nlohmann::json* string_member(const nlohmann::json& j, const char* key) {
+    if (!j.is_object()) {
+        return nullptr;
+    }
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? &*it : nullptr;
+}
+
+// The PCI address of GPU `index` of `backend` as the report's device list names it, or "".
+std::string device_address(const nlohmann::json& doc, const std::string& backend, int index) {
+    const auto devices = doc.find("devices");
+    if (devices == doc.end() || !devices->is_array()) {
+        return "";
+    }
+    for (const auto& d : *devices) {
+        const auto* b = string_member(d, "backend");
+        const auto i = d.is_object() ? d.find("index") : d.end();
+        const auto* pci = string_member(d, "pci_bus_id");
+        if (b != nullptr && *b == backend && i != d.end() && i->is_number_integer() && i->get<int>() == index &&
+            pci != nullptr) {
+            return pci->get<std::string>();
+        }
+    }
+    return "";
+}
+
+// UUIDs by PCI address, from the health layer's inventory (NVML's list of the node's GPUs).
+std::map<std::string, std::string> uuids_by_address(const ReportProblems& p) {
+    std::map<std::string, std::string> out;
+    for (const CheckResult& r : p.results) {
+        const auto gpus = r.facts.is_object() ? r.facts.find("gpus") : r.facts.end();
+        if (r.id != "health.inventory" || gpus == r.facts.end() || !gpus->is_array()) {
+            continue;
+        }
+        for (const auto& g : *gpus) {
+            const auto* pci = string_member(g, "pci_bus_id");
+            const auto* uuid = string_member(g, "uuid");
+            if (pci != nullptr && uuid != nullptr) {
+                out[pci_key(pci->get<std::string>())] = uuid->get<std::string>();
+            }
+        }
+    }
+    return out;
+}
+
+// The GPUs the undisturbed failures name, each once with its PCI address and UUID where the
+// report has them, so a scheduler can mark the GPU rather than only the node.
+nlohmann::json failing_gpus(const nlohmann::json& doc, const ReportProblems& p,
+                            const std::vector<std::size_t>& failed) {
+    const auto uuids = uuids_by_address(p);
+    std::map<std::string, nlohmann::json> by_gpu;
+    std::vector<std::string> order;
+    for (const std::size_t i : failed) {
+        const CheckResult& r = p.results[i];
+        if (!r.device) {
+            continue;
+        }
+        const std::string gpu = device_of(r);
+        const auto* own_pci = string_member(r.facts, "pci_bus_id");
+        const std::string pci =
+            own_pci != nullptr ? own_pci->get<std::string>() : device_address(doc, r.backend, *r.device);
+        // One GPU by its address: the health layer numbers GPUs as NVML does, the device layer as
+        // the runtime does, and the two orders can differ.
+        const std::string key = pci.empty() ? gpu : pci_key(pci);
+        auto [it, fresh] = by_gpu.try_emplace(key);
+        if (fresh) {
+            order.push_back(key);
+            const auto* own_uuid = string_member(r.facts, "uuid");
+            const auto known = pci.empty() ? uuids.end() : uuids.find(pci_key(pci));
+            it->second = {{"gpu", gpu},
+                          {"backend", r.backend},
+                          {"index", *r.device},
+                          {"pci_bus_id", pci.empty() ? nlohmann::json(nullptr) : nlohmann::json(pci)},
+                          {"uuid", own_uuid != nullptr    ? *own_uuid
+                                   : known != uuids.end() ? nlohmann::json(known->second)
+                                                          : nlohmann::json(nullptr)},
+                          {"checks", nlohmann::json::array()}};
+        }
+        it->second["checks"].push_back(r.id);
+    }
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& key : order) {
+        out.push_back(by_gpu.at(key));
+    }
+    return out;
+}
+
 }  // namespace
 
 nlohmann::json report_verdict_json(const nlohmann::json& doc) {
@@ -82,6 +187,7 @@ nlohmann::json report_verdict_json(const nlohmann::json& doc) {
             {"judged", p.tally.judged},
             {"deciding", deciding},
             {"failing", failing},
+            {"failing_gpus", failing_gpus(doc, p, failed)},
             {"inconclusive", inconclusive}};
 }
 
