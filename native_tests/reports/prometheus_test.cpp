@@ -82,6 +82,20 @@ TEST(PrometheusNames, NoWordReadsAsAnAbbreviatedUnit) {
     EXPECT_EQ(prometheus_quantity("kernel_b_alone_ms", "ms").metric, "gpuconform_kernelb_alone_seconds");
 }
 
+// A hostile report's megabyte measurement name is not a megabyte metric name, and two long names
+// that share their start stay two metrics.
+TEST(PrometheusNames, LongNamesAreBoundedAndStayDistinct) {
+    const std::string a = std::string(1 << 20, 'a') + "_x_ms";
+    const std::string b = std::string(1 << 20, 'a') + "_y_ms";
+    const auto qa = prometheus_quantity(a, "ms");
+    const auto qb = prometheus_quantity(b, "ms");
+    EXPECT_LE(qa.metric.size(), 200u);
+    EXPECT_NE(qa.metric, qb.metric);
+    EXPECT_TRUE(qa.metric.starts_with("gpuconform_aaaa"));
+    EXPECT_TRUE(qa.metric.ends_with("_seconds")) << qa.metric;
+    EXPECT_EQ(prometheus_quantity(a, "ms").metric, qa.metric);  // the same name, the same metric
+}
+
 TEST(PrometheusNames, LongLabelValuesAreCutOnACharacterBoundary) {
     const std::string long_value = std::string(k_max_label_bytes - 4, 'x') + "\xC3\xA9\xC3\xA9\xC3\xA9";
     const std::string out = bounded_label_value(long_value);

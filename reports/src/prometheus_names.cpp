@@ -1,8 +1,11 @@
 #include "prometheus_names.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -39,6 +42,9 @@ constexpr std::array<UnitRule, 14> k_units{{
 }};
 
 // Abbreviations spelled out in metric names.
+// The most of a metric name's quantity part (between "gpuconform_" and the unit suffix).
+constexpr std::size_t k_max_quantity_bytes = 128;
+
 constexpr std::array<std::pair<std::string_view, std::string_view>, 1> k_spelled_out{{{"bw", "bandwidth"}}};
 
 constexpr std::array<std::string_view, 3> k_memory_kinds{"pageable", "pinned", "registered"};
@@ -205,6 +211,16 @@ PrometheusQuantity prometheus_quantity(std::string_view name, std::string_view u
         const bool lookalike =
             std::find(k_unit_lookalikes.begin(), k_unit_lookalikes.end(), word) != k_unit_lookalikes.end();
         joined += (joined.empty() || lookalike ? "" : "_") + word;
+    }
+    // Bounded like every string a view prints: a measurement name of a megabyte would be a metric
+    // name of a megabyte. A long one keeps its start and a hash of the whole, so two long names
+    // stay two metrics.
+    if (joined.size() > k_max_quantity_bytes) {
+        std::uint64_t hash = 1469598103934665603ull;  // FNV-1a, 64 bits
+        for (const char c : joined) {
+            hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+        }
+        joined = fmt::format("{}_{:016x}", std::string_view(joined).substr(0, k_max_quantity_bytes - 17), hash);
     }
     q.metric = "gpuconform_" + (joined.empty() ? std::string("value") : joined);
     if (rule != nullptr) {
