@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "matrix.hpp"
+#include "rollup_cli.hpp"
 #include "tolerance.hpp"
 
 namespace gpuconform {
@@ -208,6 +209,7 @@ nlohmann::json diff_to_json(const DiffResult& d);
 // 4 no host could be compared (not the same node), 0 otherwise.
 int diff_exit_code(const DiffResult& d);
 
-void add_diff_command(CLI::App& app, int& exit_code, bool run = true);
+// `store` reads the results store for `diff --store` (empty: built without it).
+void add_diff_command(CLI::App& app, int& exit_code, bool run = true, StoreReader store = {});
 
 }  // namespace gpuconform

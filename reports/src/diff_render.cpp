@@ -338,19 +338,55 @@ struct DiffOptions {
     std::string base;
     std::string now;
     std::vector<std::string> in;
+    StoreQuery store;  // --store: the sides come from the results store
     std::string tolerances;
     std::string format = "terminal";
     std::string output;
     bool all = false;
 };
 
+// With --store, a side is a window FROM..UNTIL of the store (either end may be left out; the
+// store's own --since/--until bound what is left out) or a group filter over the store's
+// --since/--until window.
+ReportSet read_store_side(const std::string& spec, const DiffOptions& o, const StoreReader& store,
+                          const ReadOptions& read, GroupFilter& filter) {
+    StoreQuery q = o.store;
+    if (const auto dots = spec.find(".."); dots != std::string::npos) {
+        const std::string from = spec.substr(0, dots);
+        const std::string until = spec.substr(dots + 2);
+        if (from.empty() && until.empty()) {
+            throw std::invalid_argument("'" + spec + "': a window needs a start, an end or both (FROM..UNTIL)");
+        }
+        q.since = from.empty() ? q.since : from;
+        q.until = until.empty() ? q.until : until;
+    } else if (const auto parsed = parse_group_filter(spec)) {
+        filter = *parsed;
+    } else {
+        throw std::invalid_argument("with --store, '" + spec +
+                                    "' is neither a window FROM..UNTIL nor a key=glob filter");
+    }
+    return store(q, read);
+}
+
 // A side is a report file or folder when that path exists, else a group filter over --in.
-FleetSide read_side(const std::string& spec, const DiffOptions& o, std::vector<Rejected>& rejected) {
+FleetSide read_side(const std::string& spec, const DiffOptions& o, const StoreReader& store,
+                    std::vector<Rejected>& rejected) {
     ReadOptions read;
     read.measurements = true;
     read.problems = true;  // summaries of warn/fail/error results: findings that changed
     GroupFilter filter;
     std::vector<std::string> inputs{spec};
+    if (!o.store.location.empty()) {
+        if (!store) {
+            throw std::invalid_argument("--store: this gpuconform was built without the results store");
+        }
+        const ReportSet set = read_store_side(spec, o, store, read, filter);
+        for (const Rejected& r : set.rejected) {
+            rejected.push_back(r);
+            std::cerr << "gpuconform diff: rejected " << r.path << ": " << r.reason << "\n";
+        }
+        return aggregate_fleet(set, filter);
+    }
     if (!std::filesystem::exists(spec)) {
         const auto parsed = parse_group_filter(spec);
         if (!parsed) {
@@ -372,13 +408,13 @@ FleetSide read_side(const std::string& spec, const DiffOptions& o, std::vector<R
     return aggregate_fleet(set, filter);
 }
 
-int run_diff(const DiffOptions& o) {
+int run_diff(const DiffOptions& o, const StoreReader& store) {
     DiffResult d;
     try {
         const ToleranceTable tolerances = o.tolerances.empty() ? ToleranceTable{} : load_tolerances(o.tolerances);
         std::vector<Rejected> rejected;
-        FleetSide base = read_side(o.base, o, rejected);
-        FleetSide now = read_side(o.now, o, rejected);
+        FleetSide base = read_side(o.base, o, store, rejected);
+        FleetSide now = read_side(o.now, o, store, rejected);
         // Selections are read again from the files only when some result is on one side only.
         read_selections(base, now);
         d = compare_fleets(base, now, tolerances);
@@ -402,7 +438,7 @@ int run_diff(const DiffOptions& o) {
 
 }  // namespace
 
-void add_diff_command(CLI::App& app, int& exit_code, bool run) {
+void add_diff_command(CLI::App& app, int& exit_code, bool run, StoreReader store) {
     auto o = std::make_shared<DiffOptions>();
     CLI::App* cmd = app.add_subcommand("diff", "What changed between two reports, folders or groups of runs");
     cmd->add_option("base", o->base,
@@ -410,7 +446,17 @@ void add_diff_command(CLI::App& app, int& exit_code, bool run) {
                     "driver, runtime, torch, gpu, host) applied to --in")
         ->required();
     cmd->add_option("new", o->now, "NEW: same forms as BASE")->required();
-    cmd->add_option("--in", o->in, "a report or folder that filters select from (repeatable)")->allow_extra_args(false);
+    CLI::Option* in = cmd->add_option("--in", o->in, "a report or folder that filters select from (repeatable)")
+                          ->allow_extra_args(false);
+    CLI::Option* from_store =
+        cmd->add_option("--store", o->store.location,
+                        "read both sides from the results store (an SQLite file, postgresql://... or pg:...): "
+                        "BASE and NEW are then windows FROM..UNTIL (2026-11-29..2026-11-30, ..2026-11-30) or "
+                        "key=glob filters over --since/--until");
+    from_store->excludes(in);
+    cmd->add_option("--since", o->store.since, "with --store: stored runs started at or after this (UTC day or time)")
+        ->needs(from_store);
+    cmd->add_option("--until", o->store.until, "with --store: stored runs started before this")->needs(from_store);
     cmd->add_option("--tolerances", o->tolerances,
                     "YAML overriding measurements' noise floors, direction or role: `default: F` and "
                     "`measurements:` a list of {match: GLOB over check.id/name, tolerance: F, better: "
@@ -423,6 +469,8 @@ void add_diff_command(CLI::App& app, int& exit_code, bool run) {
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
     cmd->footer(
         "Example: gpuconform diff --in fleet/ 'distro=Debian*12*,gpu=NVIDIA H200' 'distro=Debian*13*,gpu=NVIDIA H200'\n"
+        "From the results store, two nights: gpuconform diff --store nights.sqlite 2026-11-29..2026-11-30 "
+        "2026-11-30..2026-12-01\n"
         "REGRESSED means a status got worse (a check now fails or errors, stopped reporting, or is new and "
         "fails) or a key figure's new median lies outside the base's min..max widened by its noise floor, "
         "the bad way. Errored or disturbed results are 'could not compare'. A check one side's runs did "
@@ -435,7 +483,7 @@ void add_diff_command(CLI::App& app, int& exit_code, bool run) {
         "Exit status: 0 no regression; 1 regressed; 2 bad usage, a bad tolerance file or a side with no "
         "readable report; 3 no regression but some inputs were rejected; 4 different nodes: no host "
         "could be compared (not the same node).");
-    cmd->callback([o, &exit_code, run] { exit_code = run ? run_diff(*o) : 0; });
+    cmd->callback([o, &exit_code, run, store] { exit_code = run ? run_diff(*o, store) : 0; });
 }
 
 }  // namespace gpuconform

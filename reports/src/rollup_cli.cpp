@@ -265,7 +265,7 @@ void add_matrix(CLI::App& app, int& exit_code, bool run, const StoreReader& stor
 void add_rollup_commands(CLI::App& app, int& exit_code, bool run, StoreReader store) {
     add_render(app, exit_code, run);
     add_matrix(app, exit_code, run, store);
-    add_diff_command(app, exit_code, run);
+    add_diff_command(app, exit_code, run, store);
 }
 
 }  // namespace gpuconform

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The results store end to end with the real executable and a real database: every committed
 # sample report ingested, then `matrix` from the store compared with `matrix` from the same
-# files (every format, several groupings, time windows), byte for byte and by exit status.
+# files (every format, several groupings, time windows), byte for byte and by exit status, and
+# `diff` of two windows of the store against the same reports as two folders.
 # Also: ingest is idempotent, a bad report is rejected with nothing of it stored, standard input.
 # Usage: store_views.sh GPUCONFORM SAMPLES_DIR sqlite|postgresql
 set -uo pipefail
@@ -109,6 +110,30 @@ check_window 2026-11-29 2026-12-01T00:00:00Z 0
 check_window "" "" 1
 check_window "" 2026-12-01 1
 files=("$samples") window=()
+
+# diff from the store: two windows, each against the same reports as folders of files.
+same_diff() {  # $1 base window, $2 new window (FROM..UNTIL)
+    local side since until from_files from_store rc_files rc_store
+    for side in base new; do
+        rm -rf "${work:?}/$side"; mkdir -p "$work/$side"
+        [ "$side" = base ] && { since="${1%%..*}"; until="${1#*..}"; } || { since="${2%%..*}"; until="${2#*..}"; }
+        mapfile -t picked < <(select_files "$since" "$until" 0)
+        [ "${#picked[@]}" -gt 0 ] || { fail "diff window $since..$until selects no sample"; return; }
+        for f in "${picked[@]}"; do cp "$f" "$work/$side/$(echo "$f" | md5sum | cut -c1-12).json"; done
+    done
+    from_files="$("$bin" diff "$work/base" "$work/new" -f json 2>/dev/null)"; rc_files=$?
+    from_store="$("$bin" diff --store "$store" "$1" "$2" -f json 2>/dev/null)"; rc_store=$?
+    [ "$rc_files" = "$rc_store" ] || fail "diff $1 $2: exit status $rc_files from files, $rc_store from the store"
+    [ "$from_files" = "$from_store" ] ||
+        { fail "diff $1 $2: output differs"; diff <(echo "$from_files") <(echo "$from_store") | head -20; }
+    runs="$(echo "$from_store" | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["base_runs"], d["new_runs"])')"
+    [ "$runs" != "0 0" ] && [ -n "$runs" ] || fail "diff $1 $2: no run compared ($runs)"
+}
+same_diff 2026-11-29..2026-12-01 2026-12-01..2026-12-03
+same_diff 2026-12-01..2026-12-02 2026-12-02..2026-12-05
+out="$("$bin" diff --store "$store" .. 2026-12-01.. 2>&1)"; rc=$?
+expect_eq "$rc" 2 "diff --store with an empty window: exit status"
+case "$out" in *"needs a start, an end or both"*) ;; *) fail "diff --store with an empty window said: $out" ;; esac
 
 # A bad report: rejected with its reason, nothing of it stored; beside a good one, exit 3.
 /usr/bin/python3 - "$samples/debian12-sim-2026-11-29-async.json" "$work" <<'PY'
