@@ -122,10 +122,12 @@ TEST(FleetVerdict, TheOneRuleOfRunVerdict) {
 
 TEST(FleetVerdict, ASkippedAcceptancePartIsNotAnAcceptedNode) {
     const Fleet f = fleet_of({
-        report("r1", "partial", {{"acceptance.hbm.bandwidth", "pass", "triad 4000 GB/s"},
-                                 {"acceptance.load.clocks", "skip", "no clock could be read under load"}}),
-        report("r2", "whole", {{"acceptance.hbm.bandwidth", "pass", "triad 4000 GB/s"},
-                               {"health.nvlink", "skip", "this GPU has no NVLink"}}),
+        report("r1", "partial",
+               {{"acceptance.hbm.bandwidth", "pass", "triad 4000 GB/s"},
+                {"acceptance.load.clocks", "skip", "no clock could be read under load"}}),
+        report("r2", "whole",
+               {{"acceptance.hbm.bandwidth", "pass", "triad 4000 GB/s"},
+                {"health.nvlink", "skip", "this GPU has no NVLink"}}),
     });
     ASSERT_EQ(f.nodes.size(), 2u);
     EXPECT_EQ(f.nodes[0].verdict, Verdict::Inconclusive);

@@ -43,8 +43,10 @@ void Library::renew_in_new_process() {
         init();
         if (!m_ready) {
             // Seen on driver 580: "Uninitialized" before, NVML_ERROR_OPERATING_SYSTEM on trying again.
-            m_error = "NVML was initialised by the process this one was forked from, and cannot be used "
-                      "again after the fork (" + m_error + ")";
+            m_error =
+                "NVML was initialised by the process this one was forked from, and cannot be used "
+                "again after the fork (" +
+                m_error + ")";
         }
         m_pid.store(self, std::memory_order_release);
     }
