@@ -104,7 +104,7 @@ set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 set(_self "gpuconform (= ${PROJECT_VERSION}-${GPUCONFORM_PACKAGE_RELEASE})")
 
 set(CPACK_DEBIAN_CORE_PACKAGE_NAME gpuconform)
-set(CPACK_DEBIAN_CORE_PACKAGE_CONTROL_EXTRA ${_pkg}/conffiles)
+set(CPACK_DEBIAN_CORE_PACKAGE_CONTROL_EXTRA "${_pkg}/conffiles;${_pkg}/postrm")
 # python3 for the Kubernetes helper and its verdict script under /usr/share/gpuconform/kubernetes;
 # dpkg-shlibdeps adds the libraries.
 set(CPACK_DEBIAN_CORE_PACKAGE_DEPENDS "python3")

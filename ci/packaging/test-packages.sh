@@ -5,7 +5,8 @@
 #   `gpuconform run --layer host,runtime`, `gpuconform run --backend sim` and the systemd service's
 #   own command line run there from the installed files. Also: lintian (tags not explained in
 #   lintian-expected.txt fail), `systemd-analyze verify` of the installed units, and
-#   `promtool check metrics` on the service's .prom file.
+#   `promtool check metrics` on the service's .prom file; then the same packages from a signed apt
+#   repository on localhost, upgraded from the previous release (test-repository.sh).
 # Needs root, debootstrap and network to a Debian mirror. Environment:
 #   GPUCONFORM_PKG_DISTROS   "bookworm trixie" (default); a subset runs only those
 #   GPUCONFORM_PKG_OUT       folder that receives the .deb files and logs (default build/packages)
@@ -19,49 +20,10 @@ out="${GPUCONFORM_PKG_OUT:-$src/build/packages}"
 mirror="${GPUCONFORM_PKG_MIRROR:-http://deb.debian.org/debian}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 work="$(mktemp -d /var/tmp/gpuconform-pkg.XXXXXX)"
-mounted=()
-
-say() { printf '== %s\n' "$*" >&2; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
-
-cleanup() {
-    local m
-    for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-        m="${mounted[$i]}"
-        umount -l "$m" 2>/dev/null || true
-    done
-    # Only remove the roots when nothing is still mounted inside them.
-    if ! grep -q " $work/" /proc/mounts; then
-        rm -rf "$work"
-    else
-        echo "test-packages: mounts left under $work; not removing it" >&2
-    fi
-}
+# shellcheck source=roots.sh
+. "$here/roots.sh"
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
-
-# root suite: a minimal root (no compiler) with /proc, /sys and /dev from the host.
-make_root() {
-    local root="$1" suite="$2"
-    say "debootstrap $suite into $root"
-    debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$root.debootstrap.log" 2>&1 \
-        || { tail -20 "$root.debootstrap.log" >&2; fail "debootstrap $suite"; }
-    for d in proc sys dev; do
-        mount --rbind "/$d" "$root/$d"
-        mount --make-rslave "$root/$d"
-        mounted+=("$root/$d")
-    done
-    cp /etc/resolv.conf "$root/etc/resolv.conf"
-    printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"  # no daemons start in the root
-    chmod +x "$root/usr/sbin/policy-rc.d"
-}
-
-in_root() {
-    local root="$1"
-    shift
-    chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-        DEBIAN_FRONTEND=noninteractive "$@"
-}
 
 build_args() {
     local release="$1" unitdir="$2" hip="$3" launcher="${4:-}"
@@ -253,6 +215,7 @@ for suite in $distros; do
     cat "$dest/control.txt" >&2
     lint "$dest"
     install_and_run "$suite" "$dest"
+    "$here/test-repository.sh" "$suite" "$dest"
     say "$suite: packages built, installed and run in $(($(date +%s) - t0)) s"
 done
 say "all done in $(($(date +%s) - start)) s; packages and logs in $out"
