@@ -161,8 +161,10 @@ HealthVerdict judge_inventory(const NodeHealth& node, std::optional<int> expecte
     if (!models.empty()) {
         worsen(v, Status::Warn, "mixed models: " + models, "one model per node keeps sibling comparisons valid");
     }
-    for (const auto& [what, field] :
+    for (const auto& [what, member] :
          {std::pair{"VBIOS", &GpuHealth::vbios}, std::pair{"InfoROM image", &GpuHealth::inforom}}) {
+        // A copy: clang before 16 cannot capture a structured binding (the fuzz build uses clang).
+        const auto field = member;
         const std::string odd = odd_ones(node, what, [&](const GpuHealth& g) { return text_of(g.*field); });
         if (!odd.empty()) {
             worsen(v, Status::Warn, odd, fmt::format("bring every GPU to one {} (the vendor's firmware update)", what));
