@@ -12,7 +12,10 @@ seconds=${1:-${GPUCONFORM_FUZZ_SECONDS:-30}}
 build=${GPUCONFORM_FUZZ_BUILD:-build-fuzz}
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not installed" >&2; exit 2; }
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"  # another clone of the same tree reuses the cache
+fi
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
     -DGPUCONFORM_FUZZ=ON -DGPUCONFORM_CUDA=OFF -DGPUCONFORM_HIP=OFF >/dev/null
 harnesses=(report profile tolerance command_line)
