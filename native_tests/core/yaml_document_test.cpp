@@ -36,6 +36,19 @@ TEST(YamlDocuments, OneDocumentWithOrWithoutItsMarkerIsRead) {
     EXPECT_TRUE(load_one_yaml_document("", "empty.yaml").IsNull());
 }
 
+// On these yaml-cpp 0.7 reports a new document on every call without reading on, and its LoadAll
+// never returned (found by the profile and tolerance fuzzers). They are refused, at once.
+TEST(YamlDocuments, TextTheParserCannotReadPastIsRefusedNotLoopedOn) {
+    for (const std::string text : {std::string(", [:\xbb,\x0e "), std::string(", [a, b]\n: 1\n")}) {
+        try {
+            (void)load_one_yaml_document(text, "odd.yaml");
+            ADD_FAILURE() << "accepted: " << text;
+        } catch (const YamlDocumentError& e) {
+            EXPECT_NE(std::string(e.what()).find("a second YAML document"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(YamlDocuments, ASyntaxErrorNamesFileAndLine) {
     try {
         (void)load_one_yaml_document("a: 1\nb: [\n", "bad.yaml");

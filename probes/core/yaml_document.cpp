@@ -1,7 +1,9 @@
 #include "core/yaml_document.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <sstream>
-#include <vector>
+#include <string_view>
 
 namespace gpuconform {
 
@@ -27,21 +29,51 @@ int second_marker_line(const std::string& text) {
     return line;
 }
 
+// Counts documents; builds nothing.
+class IgnoreEvents final : public YAML::EventHandler {
+public:
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+};
+
+// Whether the text holds more than one document. At most two are asked for: on some malformed
+// input yaml-cpp 0.7 (Debian 12) reports a new document on every call without reading on, which
+// made YAML::LoadAll loop for ever (found by the profile fuzzer: ", [:\xbb,\x0e ").
+bool more_than_one_document(const std::string& text) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    IgnoreEvents ignore;
+    int documents = 0;
+    while (documents < 2 && parser.HandleNextDocument(ignore)) {
+        ++documents;
+    }
+    return documents > 1;
+}
+
 }  // namespace
 
 YAML::Node load_one_yaml_document(const std::string& text, const std::string& source) {
-    std::vector<YAML::Node> documents;
+    YAML::Node first;
+    bool second = false;
     try {
-        documents = YAML::LoadAll(text);
+        first = YAML::Load(text);
+        second = more_than_one_document(text);
     } catch (const YAML::Exception& e) {
         throw YamlDocumentError(source + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
     }
-    if (documents.size() > 1) {
-        throw YamlDocumentError(
-            source + ":" + std::to_string(second_marker_line(text)) +
-            ": a second YAML document ('---'); a file holds one, so nothing after it would be read");
+    if (second) {
+        throw YamlDocumentError(source + ":" + std::to_string(second_marker_line(text)) +
+                                ": a second YAML document ('---', or text the parser cannot read past); a file "
+                                "holds one, so nothing after it would be read");
     }
-    return documents.empty() ? YAML::Node() : documents.front();
+    return first;
 }
 
 }  // namespace gpuconform
