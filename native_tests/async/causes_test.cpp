@@ -97,6 +97,26 @@ TEST(Causes, ADebuggingVariableIsNamedInTheResultAndTheCause) {
     EXPECT_EQ(c->results, (std::vector<std::string>{"async.error.deferred[cuda:0]", "host.env"}));
 }
 
+// What changes timing reaches the checks whose CheckDef says their verdict rests on timing, and
+// no others: no hand list of ids to fall out of step with the checks.
+TEST(Causes, ATimingVariableNamesExactlyTheTimingSensitiveChecks) {
+    Environment env;
+    env.gpu_env["CUDA_PROFILE"] = "1";
+    std::vector<CheckResult> results{result("async.copy.bandwidth", Status::Fail, "47% of the link", 0),
+                                     result("acceptance.hbm.bandwidth", Status::Fail, "triad 40% of peak", 0),
+                                     result("async.stream.legacy_default_sync", Status::Fail, "did not wait", 0),
+                                     result("async.error.deferred", Status::Fail, "an error was swallowed", 0)};
+    attribute_environment(results, env);
+    EXPECT_EQ(results[0].attribution, "host");
+    EXPECT_EQ(results[1].attribution, "host") << "the acceptance layer's figures are timing too";
+    EXPECT_EQ(results[2].attribution, "") << "an ordering verdict does not rest on timing";
+    EXPECT_EQ(results[3].attribution, "");
+    results[3].timing_sensitive = true;  // what the device phase stamped wins over the declaration
+    results[3].facts = nlohmann::json::object();
+    attribute_environment(results, env);
+    EXPECT_EQ(results[3].attribution, "host");
+}
+
 TEST(Causes, PassingResultsExplainNothing) {
     Environment env;
     env.gpu_env["CUDA_LAUNCH_BLOCKING"] = "1";

@@ -1,4 +1,4 @@
-// The declared profile keys (core/profile_keys.cpp) against what the checks read: a key read
+// The declared profile keys (each CheckDef::profile_keys) against what the checks read: a key read
 // but not declared could never be set (the reader refuses it); a key declared for no check, or
 // for a check that does not read it, would let a typo'd file pass.
 #include <gtest/gtest.h>
@@ -9,8 +9,9 @@
 #include <set>
 #include <sstream>
 
+#include "checks/declarations.hpp"
 #include "core/check.hpp"
-#include "core/profile_keys.hpp"
+#include "checks/declarations.hpp"
 
 namespace gpuconform {
 namespace {
@@ -47,7 +48,8 @@ TEST(ProfileKeys, EveryKeyTheSourcesReadIsDeclared) {
         }
     }
     for (const auto& key : read) {
-        EXPECT_EQ(declared.count(key), 1u) << key << " is read by a check but not declared in core/profile_keys.cpp";
+        EXPECT_EQ(declared.count(key), 1u)
+            << key << " is read by a check but not declared in its CheckDef::profile_keys";
     }
     for (const auto& key : declared) {
         EXPECT_EQ(read.count(key), 1u) << key << " is declared but no check reads it";
@@ -70,7 +72,7 @@ TEST(ProfileKeys, EveryDeclaredKeyBelongsToARealCheckAndEverySiblingCheckHasItsR
 
 TEST(ProfileKeys, ReadingAnUndeclaredKeyIsAnErrorNotASilentDefault) {
     Environment env;
-    const Profile profile = Profile::builtin({});
+    const Profile profile = Profile::builtin(profile_catalogue());
     const RunOptions options;
     CheckContext ctx{env, profile, options, nullptr, nullptr, 0, {}};
     CheckResult r;

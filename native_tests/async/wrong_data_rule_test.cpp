@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "checks/declarations.hpp"
 #include "core/check.hpp"
 #include "core/environment.hpp"
 #include "core/profile.hpp"
@@ -20,11 +21,7 @@ CheckResult run_throwing(const std::function<void()>& body) {
     def.scope = Scope::Host;  // no backend: the runner's mapping of what the check threw is all that runs
     def.run = [&](CheckContext&, CheckResult&) { body(); };
     const Environment env;
-    std::set<std::string> known;
-    for (const auto& c : all_checks()) {
-        known.insert(c.id);
-    }
-    const Profile profile = Profile::builtin(known);
+    const Profile profile = Profile::builtin(profile_catalogue());
     const RunOptions options;
     CheckContext ctx{env, profile, options};
     return run_check_in_process(def, ctx);

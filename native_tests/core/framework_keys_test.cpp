@@ -3,14 +3,14 @@
 // check reads is one of them), and the export pytest reads holds only framework checks.
 #include <gtest/gtest.h>
 
+#include "checks/declarations.hpp"
 #include "core/profile.hpp"
-#include "core/profile_keys.hpp"
 
 namespace gpuconform {
 namespace {
 
 TEST(FrameworkKeys, EveryDeclaredFrameworkKeyHasABuiltInDefault) {
-    const Profile builtin = Profile::builtin({});
+    const Profile builtin = Profile::builtin(profile_catalogue());
     int framework_keys = 0;
     for (const auto& k : declared_profile_keys()) {
         if (k.check.compare(0, 10, "framework.") == 0) {
@@ -23,7 +23,7 @@ TEST(FrameworkKeys, EveryDeclaredFrameworkKeyHasABuiltInDefault) {
 }
 
 TEST(FrameworkKeys, TheExportHoldsOnlyTheFrameworkChecks) {
-    const auto doc = Profile::builtin({}).layers_json("framework.");
+    const auto doc = Profile::builtin(profile_catalogue()).layers_json("framework.");
     ASSERT_EQ(doc.at("layers").size(), 1u);
     const auto& layer = doc["layers"][0];
     EXPECT_EQ(layer.at("source"), "built-in profile");

@@ -1,12 +1,12 @@
 #include <gtest/gtest.h>
 
+#include "checks/declarations.hpp"
 #include "core/profile.hpp"
 
 namespace gpuconform {
 namespace {
 
-const std::set<std::string> k_known{"async.copy.bandwidth", "async.overlap.copy_compute", "async.launch.returns_early",
-                                    "async.queue.launch_depth", "async.peer.copy_bandwidth"};
+const ProfileCatalogue& k_known = profile_catalogue();
 
 TEST(Profile, LaterLayersWinAndVendorBeatsDefaultsWithinALayer) {
     Profile p = Profile::parse(R"(
@@ -47,7 +47,7 @@ quick:
     // A user's file is a later layer: its plain value holds under --quick too.
     p.merge(Profile::parse("defaults:\n  async.copy.bandwidth: {train_copies: 16}\n", "user.yaml", k_known));
     EXPECT_EQ(p.lookup("async.copy.bandwidth", "train_copies", "nvidia", "sm_90", true), 16);
-    EXPECT_NO_THROW(Profile::parse("quick:\n  framework.torch.event_timing: {trials: 2}\n", "u.yaml", {}));
+    EXPECT_NO_THROW(Profile::parse("quick:\n  framework.torch.event_timing: {trials: 2}\n", "u.yaml", k_known));
     EXPECT_THROW(Profile::parse("quick:\n  async.copy.bandwidth: {train_copies: 0}\n", "u.yaml", k_known),
                  ProfileError);  // outside the declared range
 }
@@ -112,7 +112,7 @@ TEST(Profile, KeysReadOnlyOptionallyAreAccepted) {
     EXPECT_EQ(p.lookup("async.peer.copy_bandwidth", "peer_min_gbps", "nvidia", "sm_90"), 100);
 }
 
-TEST(Profile, TheBuiltInProfileSetsOnlyDeclaredKeysWithinTheirRanges) { EXPECT_NO_THROW(Profile::builtin({})); }
+TEST(Profile, TheBuiltInProfileSetsOnlyDeclaredKeysWithinTheirRanges) { EXPECT_NO_THROW(Profile::builtin(k_known)); }
 
 TEST(Profile, ErrorLineNumbersPointAtTheBadValue) {
     try {
@@ -131,8 +131,7 @@ namespace {
 
 // The layers as read, in order, filtered by prefix: what pytest resolves in lookup()'s order.
 TEST(Profile, LayersComeOutInOrderFilteredByPrefix) {
-    const std::set<std::string> known{"async.copy.bandwidth", "framework.torch.overlap_copy_compute",
-                                      "framework.torch.event_timing"};
+    const ProfileCatalogue& known = profile_catalogue();
     Profile p = Profile::parse(R"(
 defaults:
   async.copy.bandwidth: {pcie_efficiency_min_ratio: 0.7}
@@ -168,7 +167,7 @@ vendors:
 }
 
 TEST(Profile, FrameworkKeysAreValidatedAndTakeNoArchs) {
-    const std::set<std::string> known{"framework.torch.overlap_copy_compute"};
+    const ProfileCatalogue& known = profile_catalogue();
     EXPECT_THROW(Profile::parse("defaults:\n  framework.torch.overlap_copy_compute: {min_overlap_ratio: 0.5}\n",
                                 "u.yaml", known),
                  ProfileError);  // the old Python name: refused, with the key list

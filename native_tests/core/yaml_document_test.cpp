@@ -1,5 +1,6 @@
 // A second YAML document in a profile is refused with its line, never dropped: a floor after a
 // `---` that yaml-cpp's Load ignored let a run pass that the floor would fail.
+#include "checks/declarations.hpp"
 #include "core/yaml_document.hpp"
 
 #include <gtest/gtest.h>
@@ -9,7 +10,7 @@
 namespace gpuconform {
 namespace {
 
-const std::set<std::string> k_checks{"async.copy.bandwidth"};
+const ProfileCatalogue& k_checks = profile_catalogue();
 
 std::string profile_error(const std::string& text) {
     try {

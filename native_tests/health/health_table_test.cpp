@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "checks/declarations.hpp"
 #include "checks/layer_tables.hpp"
 #include "health/health_checks.hpp"
 #include "health/health_reading.hpp"
@@ -31,7 +32,7 @@ TEST(HealthTable, HasEveryCheckOnceInTheParent) {
 
 TEST(HealthTable, EveryCheckGivesAStatusOnAHealthySimulatedGpu) {
     const Environment env;
-    const Profile profile = Profile::builtin({});
+    const Profile profile = Profile::builtin(profile_catalogue());
     const RunOptions options;
     const auto reader = make_sim_health_reader("devices=1");
     const auto node = reader->read();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "checks/declarations.hpp"
 #include "checks/layer_tables.hpp"
 #include "host/host_checks.hpp"
 #include "host_test_data.hpp"
@@ -24,7 +25,7 @@ std::set<std::string> host_ids() {
 }
 
 // The built-in profile also holds other layers' ids, which this test binary does not link: no id check.
-Profile builtin_profile() { return Profile::builtin({}); }
+Profile builtin_profile() { return Profile::builtin(profile_catalogue()); }
 
 CheckResult run_check(const CheckDef& def, const Environment& env) {
     const auto profile = builtin_profile();

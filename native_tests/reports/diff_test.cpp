@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "checks/declarations.hpp"
 #include "diff.hpp"
 #include "report_builder.hpp"
 

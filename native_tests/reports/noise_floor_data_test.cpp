@@ -1,5 +1,5 @@
-// Holds core/measure_meaning.cpp's floors and roles to the data they come from: 20 full runs of
-// one idle H200 (reports/samples/ubuntu24.04-h200-2026-12-02-trust/repeats/, summed up with
+// Holds the declared floors and roles (async.copy.bandwidth's and async.copy.bidirectional's) to the data they come
+// from: 20 full runs of one idle H200 (reports/samples/ubuntu24.04-h200-2026-12-02-trust/repeats/, summed up with
 // reports/tools/figure_spread.py in figure-spread.md next to them).
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/measure_meaning.hpp"
+#include "checks/declarations.hpp"
 #include "core/result.hpp"
 #include "diff.hpp"
 #include "report_set.hpp"

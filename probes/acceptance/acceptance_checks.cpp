@@ -1,6 +1,8 @@
 // The acceptance layer's table, in run order: opt-in (`run --layer acceptance`), never part of the
 // default run or --quick. Each check plans its work to fit its share of `--budget`
 // (CheckDef::budget_share; the shares add up to 0.95, the rest is start-up and allocation).
+// Every figure they record is declared a diagnostic: repeat runs on one GPU model are too few yet
+// to take a noise floor from, and each check judges its own floor against the device's peak.
 #include "checks/layer_tables.hpp"
 
 namespace gpuconform {

@@ -187,6 +187,13 @@ void run_soak(CheckContext& ctx, CheckResult& r) {
 CheckDef make_acceptance_copy_soak() {
     CheckDef d;
     d.id = "acceptance.copy.soak";
+    d.profile_keys = {
+        keys::copy_bytes(),
+    };
+    d.measurements = {
+        measure::diagnostic("bidirectional_gbps", Direction::Higher, 0.10),
+        measure::diagnostic("*", Direction::None, 0.00),
+    };
     d.layer = "acceptance";
     d.description = "Bidirectional pinned copies for a share of the budget, every byte verified, link counters read";
     d.scope = Scope::Device;

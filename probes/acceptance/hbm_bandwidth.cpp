@@ -164,6 +164,16 @@ void run_hbm(CheckContext& ctx, CheckResult& r) {
 CheckDef make_acceptance_hbm_bandwidth() {
     CheckDef d;
     d.id = "acceptance.hbm.bandwidth";
+    d.profile_keys = {
+        keys::range("array_bytes", 1 << 20, 1ull << 36, true),
+        keys::count("iterations"),
+        keys::ratio("peak_min_ratio"),
+        keys::ratio("sibling_max_shortfall_ratio"),
+    };
+    d.measurements = {
+        measure::diagnostic("*_gbps", Direction::Higher, 0.10),
+        measure::diagnostic("triad_peak_ratio", Direction::Higher, 0.10),
+    };
     d.layer = "acceptance";
     d.description = "HBM bandwidth (BabelStream's copy, mul, add, triad) against the memory interface's peak";
     d.scope = Scope::Device;

@@ -104,6 +104,16 @@ void run_load(CheckContext& ctx, CheckResult& r) {
 CheckDef make_acceptance_load_clocks() {
     CheckDef d;
     d.id = "acceptance.load.clocks";
+    d.profile_keys = {
+        keys::range("matrix_size", 16, 65536, true), keys::range("inner_size", 35, 65520, true),
+        keys::range("sample_ms", 10, 10'000, false), keys::ratio("clock_min_ratio"),
+        keys::ratio("sibling_max_shortfall_ratio"),
+    };
+    d.measurements = {
+        measure::diagnostic("sm_clock_mhz", Direction::Higher, 0.10),
+        measure::diagnostic("temperature_c", Direction::Lower, 0.10),
+        measure::diagnostic("*", Direction::None, 0.00),
+    };
     d.layer = "acceptance";
     d.description = "Clocks, temperature, power and throttle reasons sampled under a sustained matrix multiply";
     d.scope = Scope::Device;

@@ -128,6 +128,18 @@ void run_matmul(CheckContext& ctx, CheckResult& r) {
 CheckDef make_acceptance_compute_checked_matmul() {
     CheckDef d;
     d.id = "acceptance.compute.checked_matmul";
+    d.profile_keys = {
+        keys::range("matrix_size", 16, 65536, true),
+        keys::range("inner_size", 35, 65520, true),  // a multiple of 35 (the check says)
+        keys::range("peak_tflops", 0.001, 100'000, false),
+        keys::ratio("peak_min_ratio"),
+        keys::ratio("sibling_max_shortfall_ratio"),
+    };
+    d.measurements = {
+        measure::diagnostic("*_tflops", Direction::Higher, 0.10),
+        measure::diagnostic("peak_ratio", Direction::Higher, 0.10),
+        measure::diagnostic("*", Direction::None, 0.00),
+    };
     d.layer = "acceptance";
     d.description =
         "Sustained FP16 matrix multiply on the matrix units, every element checked against the exact answer";

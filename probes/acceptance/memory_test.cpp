@@ -150,6 +150,14 @@ void run_memtest(CheckContext& ctx, CheckResult& r) {
 CheckDef make_acceptance_memory_pattern_test() {
     CheckDef d;
     d.id = "acceptance.memory.pattern_test";
+    d.profile_keys = {
+        keys::range("free_memory_ratio", 0.01, 0.99, false),
+        keys::count("max_rounds"),
+    };
+    d.measurements = {
+        measure::diagnostic("test_gbps", Direction::Higher, 0.10),
+        measure::diagnostic("*", Direction::None, 0.00),
+    };
     d.layer = "acceptance";
     d.description = "GPU memory test: walking ones/zeros, moving inversions, address in address, random data";
     d.scope = Scope::Device;

@@ -170,6 +170,21 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_bidirectional() {
     CheckDef d;
     d.id = "async.copy.bidirectional";
+    d.profile_keys = {
+        keys::ratio("aggregate_gain_min_ratio", 2),  // two directions at most double
+        keys::ratio("sibling_max_shortfall_ratio"),
+        keys::copy_bytes(),
+        keys::count("train_copies"),
+    };
+    d.measurements = {
+        // Both directions at once dip on healthy H200s now and then, all rounds of a run together
+        // (92.9 to 102.4 GB/s over 20 runs; 87.6 on another machine, 14.7% below a run's min,
+        // reports/samples/ubuntu24.04-h200-2026-12-01-reader/), while each direction alone stays
+        // within 4%. A lost copy engine halves the figure (and fails the check).
+        measure::key("bw_bidirectional_aggregate", Direction::Higher, 0.18),
+        measure::key("aggregate_over_single_ratio", Direction::Higher, 0.16),
+        measure::key("bw_*", Direction::Higher, 0.10),
+    };
     // launch_blocks: the start gate's spin has ended before its launch returns, so the two
     // directions cannot be lined up: error, never a figure.
     d.caught_by = {"pinned_copy_blocks", "launch_blocks",   "events_ignored", "one_copy_engine",

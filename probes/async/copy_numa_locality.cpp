@@ -124,6 +124,14 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_numa_locality() {
     CheckDef d;
     d.id = "async.copy.numa_locality";
+    d.profile_keys = {
+        keys::range("remote_faster_margin_ratio", 1, 10, false),
+        keys::copy_bytes(),
+        keys::count("repetitions"),
+    };
+    d.measurements = {
+        measure::diagnostic("h2d_from_*_gbps", Direction::Higher, 0.10),
+    };
     d.timing_sensitive = true;  // bandwidth from each NUMA node
     d.layer = "async";
     d.description = "Pinned H2D bandwidth from the GPU's own NUMA node against a remote one";

@@ -57,6 +57,12 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_pageable_behaviour() {
     CheckDef d;
     d.id = "async.copy.pageable_behaviour";
+    d.profile_keys = {
+        keys::ms("gate_ms"),
+    };
+    d.measurements = {
+        measure::diagnostic("call_ms_*", Direction::None, 0.50),
+    };
     d.caught_by = {"launch_blocks", "copies_corrupt"};
     d.timing_sensitive = false;  // when a pageable copy returns, not how fast
     d.layer = "async";

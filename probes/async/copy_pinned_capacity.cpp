@@ -73,6 +73,14 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_pinned_capacity() {
     CheckDef d;
     d.id = "async.copy.pinned_capacity";
+    d.profile_keys = {
+        keys::range("pinned_bytes", 1 << 20, 1ull << 40, true),  // 1 MiB to 1 TiB
+    };
+    d.measurements = {
+        measure::diagnostic("*_ms", Direction::Lower, 1.00),
+        measure::diagnostic("alloc_rate_gbps", Direction::Higher, 0.50),
+        measure::diagnostic("pinned_bytes", Direction::Higher, 0.00),
+    };
     d.caught_by = {"pinned_limit"};
     d.timing_sensitive = false;  // whether the allocation and copy succeed
     d.layer = "async";

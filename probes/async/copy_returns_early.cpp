@@ -37,6 +37,14 @@ CheckDef make(const char* id, const char* description, double timeout_s,
     d.description = description;
     d.scope = Scope::Device;
     d.timeout_s = timeout_s;
+    // Both checks of this file read the same keys and record the same figures.
+    d.profile_keys = {
+        keys::ms("gate_ms"),
+    };
+    d.measurements = {
+        measure::diagnostic("call_ms_*", Direction::Lower, 1.00),
+        measure::diagnostic("return_ms", Direction::Lower, 1.00),
+    };
     d.run = std::move(run);
     return d;
 }

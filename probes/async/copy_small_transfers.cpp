@@ -71,6 +71,14 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_small_transfers() {
     CheckDef d;
     d.id = "async.copy.small_transfers";
+    d.profile_keys = {
+        keys::count("repetitions"),
+    };
+    d.measurements = {
+        measure::diagnostic("*_ms", Direction::Lower, 0.50),
+        measure::diagnostic("*_us", Direction::Lower, 0.50),
+        measure::diagnostic("small_to_batched_ratio", Direction::Lower, 0.50),
+    };
     d.caught_by = {"small_copies_corrupt", "copies_corrupt"};
     d.timing_sensitive = true;  // latency of small copies
     d.layer = "async";

@@ -112,6 +112,14 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_copy_source_reuse() {
     CheckDef d;
     d.id = "async.copy.source_reuse";
+    d.profile_keys = {
+        keys::ms("gate_ms"),
+        keys::count("chunks"),
+    };
+    d.measurements = {
+        measure::diagnostic("double_buffered_wrong_chunks", Direction::Lower, 0.00),
+        measure::diagnostic("hazard_overwritten_words", Direction::None, 0.00),
+    };
     d.caught_by = {"events_ignored", "copies_corrupt"};
     d.timing_sensitive = false;  // data correctness
     d.layer = "async";

@@ -10,6 +10,10 @@ namespace gpuconform {
 CheckDef make_async_device_occupancy() {
     CheckDef d;
     d.id = "async.device.occupancy";
+    d.measurements = {
+        measure::diagnostic("utilization", Direction::None, 0.00),
+        measure::diagnostic("memory_used", Direction::None, 0.00),
+    };
     d.timing_sensitive = false;  // it is the reading the timing checks are guarded by
     d.in_parent = true;
     d.layer = "async";

@@ -132,6 +132,14 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_event_cross_stream_order() {
     CheckDef d;
     d.id = "async.event.cross_stream_order";
+    d.profile_keys = {
+        keys::ms("gate_ms"),
+        keys::count("trials"),
+    };
+    d.measurements = {
+        measure::diagnostic("stale_with_event_wait", Direction::Lower, 0.00),
+        measure::diagnostic("stale_without_wait", Direction::None, 0.00),
+    };
     d.caught_by = {"pinned_copy_blocks", "launch_blocks", "events_ignored", "copies_corrupt",
                    "cotenant+pinned_copy_blocks"};
     d.timing_sensitive = false;  // event order

@@ -63,6 +63,15 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_event_timing_accuracy() {
     CheckDef d;
     d.id = "async.event.timing_accuracy";
+    d.profile_keys = {
+        keys::ms("spin_ms"),
+        keys::ratio("max_relative_error"),
+        keys::count("repetitions"),
+    };
+    d.measurements = {
+        measure::diagnostic("relative_error", Direction::Lower, 1.00),
+        measure::diagnostic("*_ms", Direction::None, 0.20),
+    };
     d.caught_by = {"events_ignored", "hang", "crash", "sticky_error"};
     d.timing_sensitive = true;  // compares event time with host time; time slicing stretches kernels
     d.layer = "async";

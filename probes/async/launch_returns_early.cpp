@@ -48,6 +48,14 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_launch_returns_early() {
     CheckDef d;
     d.id = "async.launch.returns_early";
+    d.profile_keys = {
+        keys::ms("gate_ms"),
+        keys::count("trials"),
+    };
+    d.measurements = {
+        measure::diagnostic("launch_call_ms", Direction::Lower, 2.00),
+        measure::diagnostic("kernel_ms", Direction::None, 0.20),
+    };
     d.caught_by = {"launch_blocks", "hang", "crash", "sticky_error"};
     d.timing_sensitive = false;  // a gated launch returning early
     d.layer = "async";

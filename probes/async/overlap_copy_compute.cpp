@@ -146,6 +146,14 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_overlap_copy_compute() {
     CheckDef d;
     d.id = "async.overlap.copy_compute";
+    d.profile_keys = {
+        keys::ratio("overlap_min_ratio"),
+        keys::count("repetitions"),
+    };
+    d.measurements = {
+        measure::key("overlap_ratio", Direction::Higher, 0.10),
+        measure::diagnostic("*_ms", Direction::None, 0.20),
+    };
     d.caught_by = {"pinned_copy_blocks", "launch_blocks", "events_ignored", "no_overlap", "copies_corrupt"};
     d.timing_sensitive = true;  // overlap is a ratio of durations
     d.layer = "async";

@@ -70,6 +70,15 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_overlap_kernel_kernel() {
     CheckDef d;
     d.id = "async.overlap.kernel_kernel";
+    d.profile_keys = {
+        keys::ms("spin_ms"),
+        keys::ratio("overlap_min_ratio"),
+        keys::count("repetitions"),
+    };
+    d.measurements = {
+        measure::key("overlap_ratio", Direction::Higher, 0.10),
+        measure::diagnostic("*_ms", Direction::None, 0.20),
+    };
     d.caught_by = {"launch_blocks", "events_ignored", "no_overlap"};
     d.timing_sensitive = true;  // overlap is a ratio of durations
     d.layer = "async";

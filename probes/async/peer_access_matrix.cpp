@@ -61,6 +61,10 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_peer_access_matrix() {
     CheckDef d;
     d.id = "async.peer.access_matrix";
+    d.measurements = {
+        measure::key("pairs_with_access", Direction::Higher, 0.00),
+        measure::diagnostic("pairs", Direction::None, 0.00),
+    };
     d.caught_by = {"no_peer"};
     d.timing_sensitive = false;  // capability flags
     d.layer = "async";

@@ -97,6 +97,14 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_peer_copy_bandwidth() {
     CheckDef d;
     d.id = "async.peer.copy_bandwidth";
+    d.profile_keys = {
+        keys::ratio("pair_max_shortfall_ratio"),
+        keys::gbps("peer_min_gbps"),
+        keys::copy_bytes(),
+    };
+    d.measurements = {
+        measure::key("peer_bw_*", Direction::Higher, 0.10),
+    };
     d.caught_by = {"degraded_link"};
     d.timing_sensitive = true;  // bandwidth
     d.layer = "async";

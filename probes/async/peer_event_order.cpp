@@ -84,6 +84,13 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_peer_event_order() {
     CheckDef d;
     d.id = "async.peer.event_order";
+    d.profile_keys = {
+        keys::ms("gate_ms"),
+        keys::count("trials"),
+    };
+    d.measurements = {
+        measure::diagnostic("stale_*", Direction::Lower, 0.00),
+    };
     d.caught_by = {"events_ignored+peer"};
     d.timing_sensitive = false;  // event order
     d.layer = "async";

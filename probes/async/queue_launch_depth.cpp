@@ -88,6 +88,16 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_queue_launch_depth() {
     CheckDef d;
     d.id = "async.queue.launch_depth";
+    d.profile_keys = {
+        keys::ms("long_ms"),
+        keys::range("blocked_launch_ms", 0.01, 60'000, false),  // up to a minute
+        keys::range("max_launches", 1, 10'000'000, true),
+    };
+    d.measurements = {
+        measure::key("queued_launches", Direction::Higher, 0.10),
+        measure::diagnostic("blocked_launch_ms", Direction::None, 0.20),
+        measure::diagnostic("launch_call_us", Direction::Lower, 2.00),
+    };
     d.caught_by = {"launch_blocks"};
     d.timing_sensitive = true;  // launch depth is measured by timing
     d.layer = "async";

@@ -114,6 +114,19 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_stream_many_streams() {
     CheckDef d;
     d.id = "async.stream.many_streams";
+    d.profile_keys = {
+        keys::ms("spin_ms"),
+        keys::ratio("scaling_min_ratio"),
+        keys::range("max_streams", 1, 1024, true),
+        keys::count("repetitions"),
+    };
+    d.measurements = {
+        measure::diagnostic("long_kernel", Direction::None, 0.20),
+        measure::diagnostic("tiny_kernel_completion", Direction::Lower, 2.00),
+        measure::diagnostic("concurrency_*", Direction::Higher, 0.20),
+        measure::diagnostic("wall_*", Direction::Lower, 0.50),
+        measure::diagnostic("slowest_launches_ms", Direction::Lower, 2.00),
+    };
     d.caught_by = {"launch_blocks"};
     d.timing_sensitive = true;  // concurrency from durations
     d.layer = "async";

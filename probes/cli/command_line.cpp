@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "checks/declarations.hpp"
 #include "core/check.hpp"
 #include "core/nearest_name.hpp"
 #include "rollup_cli.hpp"
@@ -150,9 +151,9 @@ std::string run_request_problem(const RunRequest& req) {
     }
     const auto chosen = [&](const std::string& layer) { return layer_chosen(req.layers, layer); };
     for (const auto& glob : req.only) {
-        // framework ids live in the pytest layer; the rest must match a check of a chosen layer
-        bool hit = chosen("framework") && (glob.rfind("framework.", 0) == 0 || glob == "*");
-        for (const auto& c : all_checks()) {
+        // Every glob must match a check of a chosen layer (the framework layer's rows included).
+        bool hit = false;
+        for (const auto& c : declared_checks()) {
             hit = hit || (chosen(c.layer) && matches_any(c.id, {glob}));
         }
         if (!hit) {

@@ -9,13 +9,14 @@
 #include <iostream>
 
 #include "cli/command_line.hpp"
+#include "checks/declarations.hpp"
 #include "core/check.hpp"
 
 namespace {
 
 int list_checks(const std::string& layer, bool as_json) {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& c : gpuconform::all_checks()) {
+    for (const auto& c : gpuconform::declared_checks()) {
         if (!layer.empty() && c.layer != layer) {
             continue;
         }
@@ -27,9 +28,6 @@ int list_checks(const std::string& layer, bool as_json) {
     }
     if (as_json) {
         fmt::print("{}\n", out.dump(2));
-    } else if (layer.empty() || layer == "framework") {
-        fmt::print("{:<44} {}\n", "framework.torch.*",
-                   "PyTorch checks, run by pytest from python_tests/ (layer framework)");
     }
     return 0;
 }

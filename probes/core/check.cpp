@@ -40,10 +40,10 @@ ApiError::ApiError(const ApiResult& r, const char* expr, const char* file, int l
     : std::runtime_error(describe(r, expr, file, line)), result(r) {}
 
 std::optional<double> CheckContext::expect_optional(CheckResult& result, const std::string& key) const {
-    if (find_profile_key(result.id, key) == nullptr) {
+    if (!profile.declares(result.id, key)) {
         // A profile could never set it: the reader refuses undeclared keys.
-        throw std::logic_error(
-            fmt::format("{} reads the profile key '{}', which core/profile_keys.cpp does not declare", result.id, key));
+        throw std::logic_error(fmt::format(
+            "{} reads the profile key '{}', which it does not declare (CheckDef::profile_keys)", result.id, key));
     }
     const auto v = profile.lookup(result.id, key, vendor_of(*this), props.arch, options.quick);
     if (v) {

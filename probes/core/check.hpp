@@ -1,5 +1,5 @@
 // A check: a stable id, a layer, where it runs, and one function that measures then judges.
-// Adding a check is one file defining a `CheckDef make_...()` and one line in checks/all_checks.cpp.
+// Adding a check is one file defining a `CheckDef make_...()` and its line in its layer's table.
 #pragma once
 
 #include <functional>
@@ -11,7 +11,9 @@
 #include "backend/backend.hpp"
 #include "core/backend_info.hpp"
 #include "core/environment.hpp"
+#include "core/measure_meaning.hpp"
 #include "core/profile.hpp"
+#include "core/profile_keys.hpp"
 #include "core/result.hpp"
 
 namespace gpuconform {
@@ -89,6 +91,10 @@ struct CheckDef {
     // The acceptance layer: this check's share of --budget (RunOptions::budget_s). It plans its work
     // to end within it; its time limit is the share and a margin (DevicePhase::timeout_for).
     double budget_share = 0;
+    // What the check owns: the profile keys it reads (ctx.expect), and what each measurement it
+    // records means. checks/declarations.hpp gathers them; nothing else lists them.
+    std::vector<KeySpec> profile_keys;
+    std::vector<MeasureSpec> measurements;
     std::function<void(CheckContext&, CheckResult&)> run;
 };
 

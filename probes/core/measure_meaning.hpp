@@ -1,7 +1,8 @@
 // What each recorded measurement means: which way is better, and whether a verdict (the diff's
-// REGRESSED) judges it. Declared once here, by check id and name pattern, and used both by the
-// runner (stamped into every report as `direction` and `role`) and by the diff (for old reports
-// that lack the fields). A measurement with no declaration fails a unit test.
+// REGRESSED) judges it. Each check declares its own (CheckDef::measurements, by name pattern);
+// the registry's view (checks/declarations.hpp) serves the runner (stamped into every report as
+// `direction` and `role`) and the diff (for old reports that lack the fields). A measurement with
+// no declaration fails a unit test.
 #pragma once
 
 #include <optional>
@@ -27,14 +28,18 @@ struct MeasureMeaning {
     double noise_floor = 0.10;
 };
 
-struct MeasureDecl {
-    const char* check;    // fnmatch pattern over the check id
-    const char* pattern;  // fnmatch pattern over the measurement name
+// One declaration: the measurements of a check whose names match `pattern` (fnmatch). A check's
+// list is read in order, the first match wins, so a specific pattern comes before a general one.
+struct MeasureSpec {
+    std::string pattern;
     MeasureMeaning meaning;
 };
 
-const std::vector<MeasureDecl>& measure_declarations();
-// The first declaration matching; nullopt: undeclared (a unit test keeps this from happening).
-std::optional<MeasureMeaning> declared_meaning(std::string_view check_id, std::string_view name);
+namespace measure {
+// A key figure: diff judges it (REGRESSED beyond its noise floor in the worse direction).
+MeasureSpec key(std::string pattern, Direction better, double noise_floor);
+// A diagnostic: shown and compared, never a verdict.
+MeasureSpec diagnostic(std::string pattern, Direction better, double noise_floor);
+}  // namespace measure
 
 }  // namespace gpuconform

@@ -51,8 +51,8 @@ std::string group_name_problem(const std::string& section, const std::string& na
 }
 
 // Why a key is refused: the nearest key this check reads, or the whole (short) list.
-std::string unknown_key_problem(const std::string& check, const std::string& key) {
-    const auto keys = profile_keys_of(check);
+std::string unknown_key_problem(const ProfileCatalogue& catalogue, const std::string& check, const std::string& key) {
+    const auto keys = catalogue.keys_of(check);
     if (keys.empty()) {
         return "unknown key: this check reads no profile keys";
     }
@@ -67,7 +67,7 @@ std::string unknown_key_problem(const std::string& check, const std::string& key
 }
 
 void parse_table(const YAML::Node& node, const std::string& source, const std::string& path,
-                 const std::set<std::string>& known, std::map<std::string, std::map<std::string, double>>& out) {
+                 const ProfileCatalogue& catalogue, std::map<std::string, std::map<std::string, double>>& out) {
     if (node.IsNull()) {
         return;
     }
@@ -85,9 +85,8 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
         if (!seen.insert(id).second) {
             throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, check.first), path, id));
         }
-        // The framework layer's ids (pytest's checks, and framework.torch itself) are known by
-        // their declared keys: no table of the native checks lists them.
-        if (!known.empty() && known.count(id) == 0 && profile_keys_of(id).empty()) {
+        const std::set<std::string>& known = catalogue.check_ids;
+        if (!known.empty() && known.count(id) == 0) {
             throw ProfileError(fmt::format("{}: {}.{}: unknown check id{} (see `gpuconform list`)",
                                            where(source, check.first), path, id,
                                            did_you_mean(id, std::vector<std::string>(known.begin(), known.end()))));
@@ -99,10 +98,10 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
         for (const auto& kv : check.second) {
             const auto key = kv.first.as<std::string>();
             const auto field = fmt::format("{}.{}.{}", path, id, key);
-            const ProfileKey* declared = find_profile_key(id, key);
+            const ProfileKey* declared = catalogue.find(id, key);
             if (declared == nullptr) {
                 throw ProfileError(
-                    fmt::format("{}: {}: {}", where(source, kv.first), field, unknown_key_problem(id, key)));
+                    fmt::format("{}: {}: {}", where(source, kv.first), field, unknown_key_problem(catalogue, id, key)));
             }
             double value = 0;
             try {
@@ -138,7 +137,7 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
 
 }  // namespace
 
-Profile Profile::parse(const std::string& text, const std::string& source, const std::set<std::string>& known) {
+Profile Profile::parse(const std::string& text, const std::string& source, const ProfileCatalogue& catalogue) {
     const auto read = [&]() -> Profile {
         YAML::Node root;
         try {
@@ -147,6 +146,7 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
             throw ProfileError(e.what());
         }
         Profile p;
+        p.m_declared = catalogue.keys;
         p.m_sources.push_back(source);
         Layer& layer = p.m_layers.emplace_back();
         layer.source = source;
@@ -170,7 +170,7 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
                                     section.second.IsScalar() ? section.second.Scalar() : "not a number"));
                 }
             } else if (name == "defaults" || name == "quick") {
-                parse_table(section.second, source, name, known, name == "quick" ? layer.quick : layer.defaults);
+                parse_table(section.second, source, name, catalogue, name == "quick" ? layer.quick : layer.defaults);
             } else if (name == "vendors" || name == "archs") {
                 auto& target = name == "vendors" ? layer.vendors : layer.archs;
                 if (!section.second.IsMap()) {
@@ -186,7 +186,7 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
                         throw ProfileError(
                             fmt::format("{}: {}.{}: given twice", where(source, group.first), name, key));
                     }
-                    parse_table(group.second, source, name + "." + key, known, target[key]);
+                    parse_table(group.second, source, name + "." + key, catalogue, target[key]);
                 }
             } else {
                 throw ProfileError(
@@ -246,17 +246,22 @@ nlohmann::json Profile::layers_json(const std::string& prefix) const {
     return {{"schema_version", 1}, {"layers", layers}};
 }
 
-Profile Profile::load_file(const std::string& path, const std::set<std::string>& known) {
+Profile Profile::load_file(const std::string& path, const ProfileCatalogue& catalogue) {
     std::string error;
     const std::optional<std::string> text = read_input_file(path, k_max_config_bytes, error);
     if (!text) {
         throw ProfileError(fmt::format("{}: cannot read profile: {}", path, error));
     }
-    return parse(*text, path, known);
+    return parse(*text, path, catalogue);
 }
 
-Profile Profile::builtin(const std::set<std::string>& known) {
-    return parse(k_builtin_profile_yaml, "built-in profile", known);
+Profile Profile::builtin(const ProfileCatalogue& catalogue) {
+    return parse(k_builtin_profile_yaml, "built-in profile", catalogue);
+}
+
+bool Profile::declares(const std::string& check, const std::string& key) const {
+    return std::any_of(m_declared.begin(), m_declared.end(),
+                       [&](const ProfileKey& k) { return k.check == check && k.key == key; });
 }
 
 void Profile::merge(const Profile& over) {

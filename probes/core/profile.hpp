@@ -20,6 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/profile_keys.hpp"
+
 namespace gpuconform {
 
 class ProfileError : public std::runtime_error {
@@ -29,12 +31,16 @@ public:
 
 class Profile {
 public:
-    // Parses YAML text; `source` names it in errors ("file:line: field: problem").
-    // Every check id must be in `known_checks` (when non-empty); every value a number ≥ 0.
-    static Profile parse(const std::string& text, const std::string& source, const std::set<std::string>& known_checks);
-    static Profile load_file(const std::string& path, const std::set<std::string>& known_checks);
+    // Parses YAML text; `source` names it in errors ("file:line: field: problem"). Every check id
+    // must be in the catalogue's ids (when it has any), every key one it declares for that check,
+    // within its range.
+    static Profile parse(const std::string& text, const std::string& source, const ProfileCatalogue& catalogue);
+    static Profile load_file(const std::string& path, const ProfileCatalogue& catalogue);
     // The built-in profile compiled into the executable (probes/profiles/default.yaml).
-    static Profile builtin(const std::set<std::string>& known_checks);
+    static Profile builtin(const ProfileCatalogue& catalogue);
+
+    // Whether the catalogue it was read against declares `key` for `check`.
+    bool declares(const std::string& check, const std::string& key) const;
 
     // Layers `over` on top of this profile.
     void merge(const Profile& over);
@@ -60,6 +66,7 @@ private:
         Table quick;
     };
     std::vector<Layer> m_layers;  // later layers win
+    std::vector<ProfileKey> m_declared;
     std::vector<std::string> m_sources;
 };
 

@@ -27,7 +27,7 @@ struct Measurement {
     int n = 1;
     std::optional<double> min;
     std::optional<double> max;
-    // What the value means; the runner fills these from measure_meaning.hpp when a check
+    // What the value means; the runner fills these from the check's declared meaning when a check
     // (or the Python layer) did not say.
     std::optional<Direction> direction{};
     std::optional<Role> role{};

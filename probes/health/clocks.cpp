@@ -9,6 +9,13 @@ namespace gpuconform {
 CheckDef make_health_clocks() {
     CheckDef d = health_check("health.clocks",
                               "clock event reasons active now, temperature against slowdown/shutdown, power limit");
+    d.profile_keys = {
+        keys::range("slowdown_margin_c", 0, 50, false),
+    };
+    d.measurements = {
+        measure::diagnostic("temperature_c", Direction::Lower, 0.00),
+        measure::diagnostic("*", Direction::None, 0.00),
+    };
     d.caught_by = {"thermal_slowdown", "power_capped"};
     d.run = [](CheckContext& ctx, CheckResult& r) {
         const GpuHealth& g = gpu_of(ctx);

@@ -5,6 +5,12 @@ namespace gpuconform {
 
 CheckDef make_health_ecc() {
     CheckDef d = health_check("health.ecc", "ECC mode (current, pending) and uncorrectable/correctable error counts");
+    d.profile_keys = {
+        keys::range("max_uncorrected_errors", 0, 1'000'000, true),
+    };
+    d.measurements = {
+        measure::diagnostic("*", Direction::Lower, 0.00),
+    };
     d.caught_by = {"ecc_uncorrectable"};
     d.run = [](CheckContext& ctx, CheckResult& r) {
         const GpuHealth& g = gpu_of(ctx);

@@ -28,6 +28,14 @@ CheckDef make_health_error_growth() {
     CheckDef d = health_check("health.error_growth",
                               "PCIe replays, AER and NVLink error counters that grew during the run (read before and "
                               "after the device layer)");
+    d.profile_keys = {
+        keys::range("pcie_replays_per_15min", 0, 1'000'000, false),
+        keys::range("aer_correctable_per_15min", 0, 1'000'000, false),
+        keys::range("max_nvlink_errors", 0, 1'000'000, true),
+    };
+    d.measurements = {
+        measure::diagnostic("*", Direction::Lower, 0.00),
+    };
     d.caught_by = {"pcie_replays_growing"};
     d.run = [](CheckContext& ctx, CheckResult& r) {
         const GpuHealth& after = gpu_of(ctx);

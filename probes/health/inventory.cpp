@@ -20,6 +20,12 @@ CheckDef make_health_inventory() {
                               "GPU count against the PCI bus and expected_gpus; one model, VBIOS and InfoROM among "
                               "siblings; persistence, compute and MIG modes",
                               Scope::GpuNode);
+    d.profile_keys = {
+        keys::range("expected_gpus", 0, 1024, true),
+    };
+    d.measurements = {
+        measure::diagnostic("*", Direction::None, 0.00),
+    };
     d.caught_by = {"gpu_missing", "vbios_odd"};
     d.run = [](CheckContext& ctx, CheckResult& r) {
         if (ctx.health == nullptr) {

@@ -7,6 +7,12 @@ namespace gpuconform {
 CheckDef make_health_memory_remap() {
     CheckDef d = health_check("health.memory_remap",
                               "row remapping (pending, failure, spare rows per bank) or retired pages (pending)");
+    d.profile_keys = {
+        keys::range("max_retired_pages", 1, 1024, true),
+    };
+    d.measurements = {
+        measure::diagnostic("*", Direction::Lower, 0.00),
+    };
     d.caught_by = {"row_remap_pending", "row_remap_failure"};
     d.run = [](CheckContext& ctx, CheckResult& r) {
         const GpuHealth& g = gpu_of(ctx);

@@ -6,6 +6,9 @@ namespace gpuconform {
 
 CheckDef make_health_nvlink() {
     CheckDef d = health_check("health.nvlink", "NVLink state of every link and its error counters (where present)");
+    d.measurements = {
+        measure::diagnostic("*", Direction::None, 0.00),
+    };
     d.run = [](CheckContext& ctx, CheckResult& r) {
         const GpuHealth& g = gpu_of(ctx);
         add_identity(r, g);

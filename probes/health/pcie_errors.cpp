@@ -11,6 +11,9 @@ namespace gpuconform {
 CheckDef make_health_pcie_errors() {
     CheckDef d =
         health_check("health.pcie_errors", "PCIe replay counter and AER totals, recorded with the time they were read");
+    d.measurements = {
+        measure::diagnostic("*", Direction::Lower, 0.00),
+    };
     d.run = [](CheckContext& ctx, CheckResult& r) {
         const GpuHealth& g = gpu_of(ctx);
         add_identity(r, g);

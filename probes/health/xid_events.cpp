@@ -34,6 +34,12 @@ std::string remedy(GpuAction a) {
 CheckDef make_health_xid() {
     CheckDef d = health_check(
         "health.xid", "GPU error events in the kernel log since boot (Xid, SXid, amdgpu), by the vendor's catalog");
+    d.profile_keys = {
+        keys::range("max_application_events", 0, 1'000'000, true),
+    };
+    d.measurements = {
+        measure::diagnostic("events", Direction::Lower, 0.00),
+    };
     d.caught_by = {"xid_79"};
     d.run = [](CheckContext& ctx, CheckResult& r) {
         const GpuHealth& g = gpu_of(ctx);

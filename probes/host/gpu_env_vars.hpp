@@ -16,9 +16,12 @@ struct GpuEnvVar {
     std::string_view kind;                 // a cause kind: "debugger", "env_var", "hidden_gpus"
     bool warn;                             // host.env warns when it is set (DCGM's list, interposers, serializing)
     std::string_view effect;               // what it changes, one line
-    std::vector<std::string_view> checks;  // check id globs whose outcome it can change
+    std::vector<std::string_view> checks;  // check id globs whose outcome it can change, or the word below
     std::string_view source;               // the vendor's documentation
 };
+
+// In GpuEnvVar::checks: every check whose CheckDef sets timing_sensitive (what changes timing).
+inline constexpr std::string_view k_timing_sensitive_checks = "@timing_sensitive";
 
 const std::vector<GpuEnvVar>& gpu_env_vars();
 

@@ -55,7 +55,7 @@ CheckDef make_host_glibc() {
 }
 
 CheckDef make_host_cpu() {
-    return host_check(
+    CheckDef d = host_check(
         "host.cpu", "CPU model, logical CPUs, NUMA nodes and each GPU's node", [](CheckContext& ctx, CheckResult& r) {
             const auto& env = ctx.env;
             r.measurements.push_back(single("logical_cpus", env.logical_cpus, "count"));
@@ -74,10 +74,15 @@ CheckDef make_host_cpu() {
                             env.cpu_model.empty() ? "unknown CPU" : env.cpu_model, env.logical_cpus, env.numa_nodes,
                             env.numa_nodes == 1 ? "" : "s", placed.empty() ? "" : "; ", fmt::join(placed, ", "));
         });
+    d.measurements = {
+        measure::diagnostic("logical_cpus", Direction::None, 0.00),
+        measure::diagnostic("numa_nodes", Direction::None, 0.00),
+    };
+    return d;
 }
 
 CheckDef make_host_memory() {
-    return host_check("host.memory", "installed memory (MemTotal)", [](CheckContext& ctx, CheckResult& r) {
+    CheckDef d = host_check("host.memory", "installed memory (MemTotal)", [](CheckContext& ctx, CheckResult& r) {
         if (ctx.env.memory_bytes == 0) {
             unknown(r, "memory size", "/proc/meminfo");
             return;
@@ -86,6 +91,10 @@ CheckDef make_host_memory() {
         r.status = Status::Info;
         r.summary = fmt::format("{} of memory", format_bytes(ctx.env.memory_bytes));
     });
+    d.measurements = {
+        measure::diagnostic("memory", Direction::None, 0.00),
+    };
+    return d;
 }
 
 CheckDef make_host_container() {

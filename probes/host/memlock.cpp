@@ -71,30 +71,38 @@ Verdict judge_memlock(const MemlockInput& in) {
 }
 
 CheckDef make_host_memlock() {
-    return host_check("host.memlock", "RLIMIT_MEMLOCK and what it limits on this node",
-                      [](CheckContext& ctx, CheckResult& r) {
-                          const auto& env = ctx.env;
-                          MemlockInput in;
-                          in.soft = env.memlock_soft;
-                          in.hard = env.memlock_hard;
-                          in.cap_ipc_lock = env.cap_ipc_lock;
-                          in.amd_gpu = count_pci_gpus(env, "amd") > 0;
-                          in.nvidia_gpu = count_pci_gpus(env, "nvidia") > 0;
-                          in.min_soft_bytes = ctx.expect_optional(r, "min_soft_bytes");
-                          in.amd_min_soft_bytes = ctx.expect_optional(r, "amd_min_soft_bytes");
-                          // Unlimited is a fact, not a number: a null value would read as "not measured".
-                          if (in.soft) {
-                              r.measurements.push_back(single("memlock_soft", static_cast<double>(*in.soft), "bytes"));
-                          }
-                          if (in.hard) {
-                              r.measurements.push_back(single("memlock_hard", static_cast<double>(*in.hard), "bytes"));
-                          }
-                          r.facts = {{"soft_unlimited", !in.soft},
-                                     {"hard_unlimited", !in.hard},
-                                     {"cap_ipc_lock", in.cap_ipc_lock},
-                                     {"uid", env.uid}};
-                          apply(judge_memlock(in), r);
-                      });
+    CheckDef d = host_check(
+        "host.memlock", "RLIMIT_MEMLOCK and what it limits on this node", [](CheckContext& ctx, CheckResult& r) {
+            const auto& env = ctx.env;
+            MemlockInput in;
+            in.soft = env.memlock_soft;
+            in.hard = env.memlock_hard;
+            in.cap_ipc_lock = env.cap_ipc_lock;
+            in.amd_gpu = count_pci_gpus(env, "amd") > 0;
+            in.nvidia_gpu = count_pci_gpus(env, "nvidia") > 0;
+            in.min_soft_bytes = ctx.expect_optional(r, "min_soft_bytes");
+            in.amd_min_soft_bytes = ctx.expect_optional(r, "amd_min_soft_bytes");
+            // Unlimited is a fact, not a number: a null value would read as "not measured".
+            if (in.soft) {
+                r.measurements.push_back(single("memlock_soft", static_cast<double>(*in.soft), "bytes"));
+            }
+            if (in.hard) {
+                r.measurements.push_back(single("memlock_hard", static_cast<double>(*in.hard), "bytes"));
+            }
+            r.facts = {{"soft_unlimited", !in.soft},
+                       {"hard_unlimited", !in.hard},
+                       {"cap_ipc_lock", in.cap_ipc_lock},
+                       {"uid", env.uid}};
+            apply(judge_memlock(in), r);
+        });
+    d.profile_keys = {
+        keys::bytes("min_soft_bytes"),
+        keys::bytes("amd_min_soft_bytes"),
+    };
+    d.measurements = {
+        measure::diagnostic("memlock_*", Direction::Higher, 0.00),
+    };
+    return d;
 }
 
 }  // namespace gpuconform

@@ -97,26 +97,35 @@ Verdict judge_pcie_links(const std::vector<PciGpu>& gpus, bool fail_on_speed_dow
 }
 
 CheckDef make_host_pcie_link() {
-    return host_check("host.pcie.link", "each GPU's PCIe link trained (current) against capable (max)",
-                      [](CheckContext& ctx, CheckResult& r) {
-                          const bool strict = ctx.expect_optional(r, "fail_on_speed_downshift_flag").value_or(0) != 0;
-                          nlohmann::json per_gpu = nlohmann::json::object();
-                          for (const auto& g : ctx.env.pci_gpus) {
-                              auto add = [&](const char* what, const auto& v, const char* unit) {
-                                  if (v) {
-                                      r.measurements.push_back(
-                                          single(fmt::format("{} {}", g.bdf, what), static_cast<double>(*v), unit));
-                                  }
-                              };
-                              add("current_speed", g.current_speed_gts, "GT/s");
-                              add("max_speed", g.max_speed_gts, "GT/s");
-                              add("current_width", g.current_width, "lanes");
-                              add("max_width", g.max_width, "lanes");
-                              per_gpu[g.bdf] = g;
-                          }
-                          r.facts = {{"gpus", per_gpu}};
-                          apply(judge_pcie_links(ctx.env.pci_gpus, strict), r);
-                      });
+    CheckDef d =
+        host_check("host.pcie.link", "each GPU's PCIe link trained (current) against capable (max)",
+                   [](CheckContext& ctx, CheckResult& r) {
+                       const bool strict = ctx.expect_optional(r, "fail_on_speed_downshift_flag").value_or(0) != 0;
+                       nlohmann::json per_gpu = nlohmann::json::object();
+                       for (const auto& g : ctx.env.pci_gpus) {
+                           auto add = [&](const char* what, const auto& v, const char* unit) {
+                               if (v) {
+                                   r.measurements.push_back(
+                                       single(fmt::format("{} {}", g.bdf, what), static_cast<double>(*v), unit));
+                               }
+                           };
+                           add("current_speed", g.current_speed_gts, "GT/s");
+                           add("max_speed", g.max_speed_gts, "GT/s");
+                           add("current_width", g.current_width, "lanes");
+                           add("max_width", g.max_width, "lanes");
+                           per_gpu[g.bdf] = g;
+                       }
+                       r.facts = {{"gpus", per_gpu}};
+                       apply(judge_pcie_links(ctx.env.pci_gpus, strict), r);
+                   });
+    d.profile_keys = {
+        keys::range("fail_on_speed_downshift_flag", 0, 1, true),
+    };
+    d.measurements = {
+        measure::diagnostic("* current_*", Direction::Higher, 0.00),
+        measure::diagnostic("* max_*", Direction::None, 0.00),
+    };
+    return d;
 }
 
 }  // namespace gpuconform

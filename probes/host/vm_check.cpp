@@ -27,8 +27,8 @@ std::string overcommit_meaning(const std::string& mode) {
 }  // namespace
 
 CheckDef make_host_vm(const std::string& root) {
-    return host_check(
-        "host.vm", "vm.overcommit_memory and transparent hugepages", [root](CheckContext&, CheckResult& r) {
+    CheckDef d =
+        host_check("host.vm", "vm.overcommit_memory and transparent hugepages", [root](CheckContext&, CheckResult& r) {
             const auto overcommit = read_line(root, "/proc/sys/vm/overcommit_memory");
             const auto thp_text = read_line(root, "/sys/kernel/mm/transparent_hugepage/enabled");
             const auto thp = thp_text ? parse_bracketed_choice(*thp_text) : std::string();
@@ -45,6 +45,10 @@ CheckDef make_host_vm(const std::string& root) {
                 "vm.overcommit_memory={} ({}); transparent hugepages: {}", overcommit.value_or("unknown"),
                 overcommit ? overcommit_meaning(*overcommit) : "not readable", thp.empty() ? "not available" : thp);
         });
+    d.measurements = {
+        measure::diagnostic("overcommit_memory", Direction::None, 0.00),
+    };
+    return d;
 }
 
 }  // namespace gpuconform

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/check.hpp"
 #include "host/gpu_env_vars.hpp"
 #include "host/instrumentation.hpp"
 #include "runtime/runtime_common.hpp"
@@ -19,6 +20,15 @@ bool explained_status(Status s) { return s != Status::Pass && s != Status::Info;
 
 bool matches(std::string_view glob, const std::string& id) {
     return fnmatch(std::string(glob).c_str(), id.c_str(), 0) == 0;
+}
+
+// As the result says (the device phase stamps it), else as its check declares.
+bool timing_sensitive(const CheckResult& r) {
+    if (r.timing_sensitive) {
+        return *r.timing_sensitive;
+    }
+    const CheckDef* def = find_check(r.id);
+    return def != nullptr && def->timing_sensitive.value_or(false);
 }
 
 bool hides_all(const std::string& value) { return visibility_value_hides_all(value); }
@@ -208,7 +218,7 @@ void attribute_environment(std::vector<CheckResult>& results, const Environment&
                 continue;  // visibility is judged by the runtime checks and the hidden_gpus cause
             }
             for (const auto glob : v->checks) {
-                if (matches(glob, r.id)) {
+                if (glob == k_timing_sensitive_checks ? timing_sensitive(r) : matches(glob, r.id)) {
                     named.push_back(name);
                     blames_host = blames_host || v->warn;
                     break;

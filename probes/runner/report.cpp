@@ -1,5 +1,6 @@
 #include "runner/report.hpp"
 
+#include "checks/declarations.hpp"
 #include "core/run_verdict.hpp"
 #include "host/environment_reader.hpp"
 
@@ -96,7 +97,7 @@ nlohmann::json build_report(const RunRecord& run) {
     tally.device_layer_missing = run.device_layer_missing;
     summary["verdict"] = to_string(verdict_of(tally));
     summary["reason"] = verdict_reason(tally);
-    // Every measurement says what it means, from the declarations (core/measure_meaning.hpp).
+    // Every measurement says what it means, from its check's declarations (checks/declarations.hpp).
     std::vector<CheckResult> results = run.results;
     for (CheckResult& r : results) {
         for (Measurement& m : r.measurements) {

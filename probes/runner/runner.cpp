@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "checks/declarations.hpp"
 #include "core/check.hpp"
 #include "core/safe_write.hpp"
 #include "framework/framework_layer.hpp"
@@ -135,13 +136,10 @@ bool matches_any(const std::string& id, const std::vector<std::string>& globs) {
 }
 
 Profile load_profile(const std::vector<std::string>& files) {
-    std::set<std::string> known;
-    for (const auto& c : all_checks()) {
-        known.insert(c.id);
-    }
-    Profile profile = Profile::builtin(known);
+    const ProfileCatalogue& catalogue = profile_catalogue();
+    Profile profile = Profile::builtin(catalogue);
     for (const auto& file : files) {
-        profile.merge(Profile::load_file(file, known));
+        profile.merge(Profile::load_file(file, catalogue));
     }
     return profile;
 }

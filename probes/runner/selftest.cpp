@@ -1,5 +1,7 @@
 #include "runner/selftest.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -15,17 +17,13 @@ namespace gpuconform {
 
 namespace {
 
+// A scenario's `only` that runs just the checks its fault must trip (as their caught_by lists say).
+const std::vector<std::string> k_what_it_trips{"@what-it-trips"};
 // The acceptance layer's checks: its scenarios run them alone, in a budget a CI host keeps.
-const std::vector<std::string> k_acceptance_layer{"acceptance.hbm.bandwidth", "acceptance.compute.checked_matmul",
-                                                  "acceptance.load.clocks", "acceptance.memory.pattern_test",
-                                                  "acceptance.copy.soak"};
+const std::vector<std::string> k_acceptance_layer{"acceptance.*"};
 constexpr double k_acceptance_budget_s = 12;
-const std::vector<std::string> k_fatal_probe{"async.launch.returns_early", "async.copy.pinned_returns_early",
-                                             "async.event.timing_accuracy"};
 // A health fault changes what the health reader sees, not the device: its scenario runs the health layer alone.
-const std::vector<std::string> k_health_layer{"health.inventory", "health.ecc",         "health.memory_remap",
-                                              "health.clocks",    "health.pcie_errors", "health.nvlink",
-                                              "health.xid",       "health.error_growth"};
+const std::vector<std::string> k_health_layer{"health.*"};
 
 }  // namespace
 
@@ -42,6 +40,17 @@ std::vector<FaultScenario> with_trips_from_checks(std::vector<FaultScenario> tab
                 throw std::logic_error(def.id + ": caught_by names no selftest scenario: " + entry);
             }
             it->must_trip.insert(at == std::string::npos ? def.id : def.id + entry.substr(at));
+        }
+    }
+    for (auto& s : table) {
+        if (s.only == k_what_it_trips) {
+            s.only.clear();
+            for (const auto& trip : s.must_trip) {
+                const std::string id = trip.substr(0, trip.find('@'));
+                if (std::find(s.only.begin(), s.only.end(), id) == s.only.end()) {
+                    s.only.push_back(id);
+                }
+            }
         }
     }
     return table;
@@ -68,7 +77,7 @@ const std::vector<FaultScenario>& fault_scenarios() {
         {"pageable_d2h_early", {}, {}, "documented-may: pageable D2H returning early is reported, never failed"},
         {"numa_misreported",
          {},
-         {"async.copy.numa_locality"},
+         k_what_it_trips,
          "a GPU that reports the wrong NUMA node as its own: copies from that node are the slow ones, the NUMA "
          "check warns"},
         {"default_stream_no_sync", {}, {}, "a legacy stream that waits for nothing"},
@@ -83,15 +92,15 @@ const std::vector<FaultScenario>& fault_scenarios() {
          {},
          "one engine for everything: nothing overlaps, so independent streams wait for each other"},
         {"slow_link", {}, {}, "copies at an eighth of the rate"},
-        {"hang", {}, k_fatal_probe, "a kernel that never ends: each check times out and the next still runs", 3.0},
+        {"hang", {}, k_what_it_trips, "a kernel that never ends: each check times out and the next still runs", 3.0},
         {"crash",
          {},
-         k_fatal_probe,
+         k_what_it_trips,
          "a segfault in the runtime: each check is an error naming the signal, the next still runs",
          10.0},
         {"sticky_error",
          {},
-         k_fatal_probe,
+         k_what_it_trips,
          "a sticky device error: each check is an error, the next runs in a fresh worker",
          10.0},
         {"link_at_80pct",
@@ -101,7 +110,7 @@ const std::vector<FaultScenario>& fault_scenarios() {
          "fails; `gpuconform diff` against the node's own baseline reports it (native_tests/cli/diff_sim_test.cpp)"},
         {"degraded_link",
          {},
-         {"async.copy.bandwidth", "async.copy.bidirectional", "async.peer.copy_bandwidth"},
+         k_what_it_trips,
          "one GPU in eight at 60 % of its siblings' copy rate, above every absolute floor: the sibling rule names it "
          "and only it",
          0,
@@ -128,7 +137,7 @@ const std::vector<FaultScenario>& fault_scenarios() {
          "(wrong data after synchronize is a fail, never an error)"},
         {"events_ignored",
          {},
-         {"async.peer.event_order"},
+         k_what_it_trips,
          "two GPUs whose events order nothing: a copy waiting on the other GPU's event reads stale data",
          0,
          2,
@@ -377,8 +386,9 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     std::vector<const CheckDef*> checks;
     std::vector<const CheckDef*> health;
     for (const auto& c : all_checks()) {
-        const bool listed =
-            scenario.only.empty() || std::find(scenario.only.begin(), scenario.only.end(), c.id) != scenario.only.end();
+        const bool listed = scenario.only.empty() ||
+                            std::any_of(scenario.only.begin(), scenario.only.end(),
+                                        [&](const auto& g) { return fnmatch(g.c_str(), c.id.c_str(), 0) == 0; });
         // The acceptance layer is opt-in here as in `run`: only a scenario that names its checks runs them.
         if ((c.layer == "async" || (c.layer == "acceptance" && !scenario.only.empty())) && listed) {
             checks.push_back(&c);

@@ -74,6 +74,10 @@ void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) 
 CheckDef make_runtime_pci_agreement(const std::string& backend) {
     CheckDef d;
     d.id = "runtime." + backend + ".pci_agreement";
+    d.measurements = {
+        measure::diagnostic("pci_gpus", Direction::None, 0.00),
+        measure::diagnostic("runtime_devices", Direction::None, 0.00),
+    };
     d.layer = "runtime";
     d.description = "The " + display_name(backend) + " runtime's devices agree with the GPUs on the PCI bus";
     d.scope = Scope::Backend;

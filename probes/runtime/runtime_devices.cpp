@@ -71,6 +71,9 @@ void judge(const CheckContext& ctx, CheckResult& r, const std::string& backend) 
 CheckDef make_runtime_devices(const std::string& backend) {
     CheckDef d;
     d.id = "runtime." + backend + ".devices";
+    d.measurements = {
+        measure::diagnostic("device_count", Direction::None, 0.00),
+    };
     d.layer = "runtime";
     d.description =
         "Devices the " + display_name(backend) + " runtime sees, with name, arch, PCI address, memory, engines";

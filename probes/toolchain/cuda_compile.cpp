@@ -146,6 +146,9 @@ CheckDef make_toolchain_cuda_compile() {
                           "every nvcc compiles a <cmath> kernel with its default and the distro's host compiler",
                           run_cuda_compile);
     def.timeout_s = k_compile_limit_s + k_run_limit_s;
+    def.measurements = {
+        measure::diagnostic("compile_wall_s_total", Direction::Lower, 1.00),
+    };
     return def;
 }
 

@@ -94,9 +94,12 @@ void run_hip_compile(CheckContext& ctx, CheckResult& r) {
 }  // namespace
 
 CheckDef make_toolchain_hip_compile() {
-    auto def =
-        host_check("host.toolchain.hip_compile", "every hipcc compiles and links a <cmath> kernel", run_hip_compile);
+    auto def = host_check("host.toolchain.hip_compile", "every hipcc compiles and links a <cmath> kernel",
+                          run_hip_compile);
     def.timeout_s = k_compile_limit_s + k_run_limit_s;
+    def.measurements = {
+        measure::diagnostic("compile_wall_s_total", Direction::Lower, 1.00),
+    };
     return def;
 }
 

@@ -60,7 +60,7 @@ class Thresholds:
         for table in reversed(self._tables):
             if key in table.get(check, {}):
                 return table[check][key]
-        raise KeyError(f"no value {check}.{key} in the profile (declare it in probes/core/profile_keys.cpp "
+        raise KeyError(f"no value {check}.{key} in the profile (declare it in probes/framework/framework_checks.cpp "
                        "and give it a default in probes/profiles/default.yaml)")
 
 

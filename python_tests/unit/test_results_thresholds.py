@@ -2,6 +2,7 @@
 import ast
 import json
 import os
+import subprocess
 
 import pytest
 
@@ -163,3 +164,15 @@ def test_every_key_the_checks_read_has_a_default_and_every_default_is_read():
     assert len(read) > 20  # the scan found the checks
     assert read - defaults == set(), "read by a check, with no default in probes/profiles/default.yaml"
     assert defaults - read == set(), "a default no check reads"
+
+
+def test_the_table_names_exactly_the_checks_gpuconform_declares():
+    """checks.py keeps each id's native twin; probes/framework/framework_checks.cpp declares what
+    each check owns. One set of ids: a check missing from either side fails here."""
+    executable = thresholds.find_gpuconform()
+    if not executable or not os.access(executable, os.X_OK):
+        pytest.skip("no gpuconform executable (ctest sets GPUCONFORM_BIN)")
+    done = subprocess.run([executable, "list", "--layer", "framework", "--json"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    declared = [c["id"] for c in json.loads(done.stdout) if c["id"] != "framework.torch"]
+    assert declared == [c.id for c in checks.k_checks]

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "checks/declarations.hpp"
 #include "report_set.hpp"
 
 namespace gpuconform {

@@ -1,6 +1,6 @@
 // Operator overrides for `diff`: a small YAML file (reports/examples/tolerances.yaml) that
 // widens or narrows a measurement's noise floor, or re-declares its direction or role. Without
-// one, each measurement's declared meaning (probes/core/measure_meaning.hpp) applies.
+// one, each measurement's declared meaning (its check's CheckDef::measurements) applies.
 #pragma once
 
 #include <optional>

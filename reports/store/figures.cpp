@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "core/measure_meaning.hpp"
+#include "checks/declarations.hpp"
 
 namespace gpuconform::store {
 
