@@ -63,6 +63,11 @@ The one folder backend modules (libgpuconform\-cuda.so, libgpuconform\-hip.so,
 libgpuconform\-sim.so) are loaded from, instead of the installed /usr/lib/*/gpuconform/.
 A value that is not a folder is exit 2.
 .TP
+.B GPUCONFORM_CACHE_DIR
+Where the compile probes keep their last pass, reused while the toolchain is unchanged; \fBoff\fR
+compiles every time. Default: $CACHE_DIRECTORY (the service's /var/cache/gpuconform), else
+$XDG_CACHE_HOME/gpuconform, else ~/.cache/gpuconform.
+.TP
 .B NO_COLOR
 Set to a non\-empty value: no colour in the terminal views.
 .TP
@@ -108,6 +113,9 @@ The framework layer's pytest checks (gpuconform\-torch).
 .TP
 /var/lib/gpuconform/
 Nightly reports (removed after 60 days by systemd\-tmpfiles).
+.TP
+/var/cache/gpuconform/
+The compile probes' last pass, kept by the service (see GPUCONFORM_CACHE_DIR).
 .TP
 /var/lib/prometheus/node\-exporter/gpuconform.prom
 The last nightly run for node exporter's textfile collector.

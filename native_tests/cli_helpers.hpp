@@ -21,6 +21,10 @@ struct Outcome {
 
 inline std::string exe() { return std::string(GPUCONFORM_BINARY_DIR) + "/gpuconform"; }
 
+// Every run a test starts compiles its probes: no test reads or writes the compile verdicts kept
+// for the user running it (toolchain/compile_reuse_test.cpp sets a folder of its own).
+inline const bool k_no_kept_compile_verdicts = ::setenv("GPUCONFORM_CACHE_DIR", "off", 0) == 0;
+
 inline std::string read_pipe(FILE* pipe) {
     std::string text;
     char buf[4096];

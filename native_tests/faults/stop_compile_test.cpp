@@ -22,7 +22,8 @@ TEST(Faults, ATermWhileTheProbesCompileEndsTheCompilersAndJudgesNothing) {
     fs::create_directories(tmp);
     const auto path = dir / "r.json";
     // The compilers' folder appears under our TMPDIR when they start; the TERM comes while they run.
-    const std::string script = "sh -c 'TMPDIR=" + tmp.string() + " " + exe() +
+    // GPUCONFORM_CACHE_DIR=off: a kept pass would be reused and nothing would compile.
+    const std::string script = "sh -c 'GPUCONFORM_CACHE_DIR=off TMPDIR=" + tmp.string() + " " + exe() +
                                " run --layer host --only \"host.toolchain.*\" --json " + path.string() +
                                " >/dev/null 2>&1 & pid=$!; i=0; "
                                "while [ $i -lt 1200 ] && ! ls " +

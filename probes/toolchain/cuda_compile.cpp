@@ -11,6 +11,7 @@
 #include "framework/child_process.hpp"
 #include "host/host_fs.hpp"
 #include "host/verdict.hpp"
+#include "toolchain/compile_reuse.hpp"
 #include "toolchain/probe_compile.hpp"
 #include "toolchain/toolchain_checks.hpp"
 
@@ -139,12 +140,33 @@ void run_cuda_compile(CheckContext& ctx, CheckResult& r) {
           r);
 }
 
+// Every nvcc, the toolkit folders it reads (its bin/, nvvm/, headers, version.json), and the
+// distro's compiler; compile_fingerprint adds what every probe shares.
+std::string cuda_fingerprint(const CheckContext& ctx) {
+    const char* path_env = std::getenv("PATH");
+    const std::string path = path_env != nullptr ? path_env : "";
+    std::vector<std::string> tools;
+    for (const auto& tk : find_cuda_toolkits("/", path)) {
+        const std::string nvcc = resolve_program("/", tk.nvcc);
+        const std::string prefix = nvcc.substr(0, nvcc.rfind("/bin/"));
+        for (const auto& p : {tk.nvcc, nvcc, prefix + "/bin", prefix + "/nvvm/bin", prefix + "/version.json",
+                              tk.include_dir, tk.include_dir + "/crt"}) {
+            tools.push_back(p);
+        }
+    }
+    const std::string cxx = distro_cxx(path, std::getenv("CXX"));
+    if (!cxx.empty()) {
+        tools.push_back(resolve_program("/", cxx));
+    }
+    return compile_fingerprint(tools, ctx.env, path);
+}
+
 }  // namespace
 
 CheckDef make_toolchain_cuda_compile() {
     auto def = host_check("host.toolchain.cuda_compile",
                           "every nvcc compiles a <cmath> kernel with its default and the distro's host compiler",
-                          run_cuda_compile);
+                          reuse_while_unchanged(cuda_fingerprint, run_cuda_compile));
     def.timeout_s = k_compile_limit_s + k_run_limit_s;
     def.measurements = {
         measure::diagnostic("compile_wall_s_total", Direction::Lower, 1.00),

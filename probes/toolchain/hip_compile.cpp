@@ -11,6 +11,7 @@
 #include "framework/child_process.hpp"
 #include "host/host_fs.hpp"
 #include "host/verdict.hpp"
+#include "toolchain/compile_reuse.hpp"
 #include "toolchain/probe_compile.hpp"
 #include "toolchain/toolchain_checks.hpp"
 
@@ -91,11 +92,28 @@ void run_hip_compile(CheckContext& ctx, CheckResult& r) {
     }
 }
 
+// Every hipcc, the ROCm folders it reads (its bin/, llvm/bin, include/hip) and whether an AMD GPU
+// can run the probe; compile_fingerprint adds what every probe shares.
+std::string hip_fingerprint(const CheckContext& ctx) {
+    const char* path_env = std::getenv("PATH");
+    const std::string path = path_env != nullptr ? path_env : "";
+    std::vector<std::string> tools{"/dev/kfd"};
+    for (const auto& hipcc : find_hipcc("/", path)) {
+        const std::string real = resolve_program("/", hipcc);
+        const std::string prefix = real.substr(0, real.rfind("/bin/"));
+        for (const auto& p : {hipcc, real, prefix + "/bin", prefix + "/llvm/bin", prefix + "/lib/llvm/bin",
+                              prefix + "/include/hip", prefix + "/.info/version"}) {
+            tools.push_back(p);
+        }
+    }
+    return compile_fingerprint(tools, ctx.env, path);
+}
+
 }  // namespace
 
 CheckDef make_toolchain_hip_compile() {
     auto def = host_check("host.toolchain.hip_compile", "every hipcc compiles and links a <cmath> kernel",
-                          run_hip_compile);
+                          reuse_while_unchanged(hip_fingerprint, run_hip_compile));
     def.timeout_s = k_compile_limit_s + k_run_limit_s;
     def.measurements = {
         measure::diagnostic("compile_wall_s_total", Direction::Lower, 1.00),
