@@ -36,6 +36,34 @@ TEST(JudgeGpuEvents, ApplicationErrorsWarnOnlyAboveTheCount) {
     EXPECT_EQ(judge_gpu_events(sample_events(), "0000:86:00.0", t).status, Status::Pass);
 }
 
+// Seen on the H200: every run's error check (a kernel faulting on purpose) left an Xid 31 naming
+// gpuconform in the log, and every later run warned "application-level events since boot".
+TEST(JudgeGpuEvents, FaultsOurOwnErrorCheckRaisedAreKeptButNeverCounted) {
+    const std::vector<KernelLogRecord> ours{
+        {4, 0, 1, 204.9,
+         "NVRM: Xid (PCI:0000:00:06): 31, pid=4242, name=gpuconform, Ch 00000008, intr 10000000. "
+         "MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f00_00000000. Fault is of type "
+         "FAULT_PDE ACCESS_TYPE_VIRT_READ"},
+        {4, 0, 2, 211.9, "NVRM: Xid (PCI:0000:00:06): 43, pid=4300, name=gpuconform, Ch 00000008"}};
+    const auto j = judge_gpu_events(find_gpu_events(ours), "00000000:00:06.0", {});
+    EXPECT_EQ(j.status, Status::Pass);
+    EXPECT_EQ(j.events.size(), 2u);
+    EXPECT_EQ(j.own_application_events, 2);
+    EXPECT_EQ(j.application_events, 0);
+    EXPECT_NE(j.reason.find("raised on purpose by gpuconform"), std::string::npos) << j.reason;
+    // Another program's fault still counts, and a hardware event counts whoever raised it.
+    auto mixed = ours;
+    mixed.push_back({4, 0, 3, 300.0, "NVRM: Xid (PCI:0000:00:06): 31, pid=77, name=python3, Ch 00000010"});
+    EXPECT_EQ(judge_gpu_events(find_gpu_events(mixed), "0000:00:06.0", {}).status, Status::Warn);
+    mixed.push_back(
+        {4, 0, 4, 301.0, "NVRM: Xid (PCI:0000:00:06): 79, pid=4242, name=gpuconform, GPU has fallen off the bus."});
+    EXPECT_EQ(judge_gpu_events(find_gpu_events(mixed), "0000:00:06.0", {}).status, Status::Fail);
+    // A name that only starts alike is not ours.
+    const std::vector<KernelLogRecord> other{
+        {4, 0, 5, 12.0, "NVRM: Xid (PCI:0000:00:06): 31, pid=9, name=gpuconform-fake, Ch 00000008"}};
+    EXPECT_EQ(judge_gpu_events(find_gpu_events(other), "0000:00:06.0", {}).status, Status::Warn);
+}
+
 TEST(JudgeGpuEvents, AContainedErrorIsApplicationLevelAnUncontainedOneFails) {
     GpuEventThresholds t;
     t.application_events_warn_above = 1;

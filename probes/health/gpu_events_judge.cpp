@@ -18,6 +18,10 @@ std::string describe(const GpuEvent& e) {
     return s;
 }
 
+bool raised_by_gpuconform(const GpuEvent& e) {
+    return e.what.application_level && e.message.find(", name=gpuconform,") != std::string::npos;
+}
+
 GpuEventJudgement judge_gpu_events(const std::vector<GpuEvent>& events, std::string_view bdf,
                                    const GpuEventThresholds& thresholds) {
     GpuEventJudgement j;
@@ -29,13 +33,22 @@ GpuEventJudgement judge_gpu_events(const std::vector<GpuEvent>& events, std::str
             continue;
         }
         j.events.push_back(e);
+        if (raised_by_gpuconform(e)) {
+            ++j.own_application_events;
+            continue;
+        }
         j.application_events += e.what.application_level ? 1 : 0;
         if (worst == nullptr || e.what.action > worst->what.action) {
             worst = &e;
         }
     }
+    const std::string own =
+        j.own_application_events == 0
+            ? ""
+            : "; " + std::to_string(j.own_application_events) +
+                  " application fault(s) raised on purpose by gpuconform's own error check, not counted";
     if (worst == nullptr) {
-        j.reason = "no GPU error event in the kernel log since boot";
+        j.reason = "no GPU error event in the kernel log since boot" + own;
         return j;
     }
     j.worst = worst->what.action;
@@ -52,6 +65,7 @@ GpuEventJudgement judge_gpu_events(const std::vector<GpuEvent>& events, std::str
     } else {
         j.status = Status::Pass;
     }
+    j.reason += own;
     return j;
 }
 

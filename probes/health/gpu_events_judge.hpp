@@ -25,8 +25,18 @@ struct GpuEventJudgement {
     GpuAction worst = GpuAction::None;
     std::vector<GpuEvent> events;  // this GPU's, and every NVSwitch's (SXids name the switch)
     int application_events = 0;
+    // Application-level events our own process raised on purpose (raised_by_gpuconform): kept in
+    // `events`, never counted or judged.
+    int own_application_events = 0;
     std::string reason;  // one line: the worst event and what it asks for
 };
+
+// gpuconform's error check faults a kernel on purpose (async.error.deferred: a kernel that reads
+// out of bounds must surface as an error). The driver logs that as an application-level Xid (31,
+// 13, 43) naming the faulting process, "pid=N, name=gpuconform,": evidence of our own test, not of
+// the GPU, and it stays in the log until the next boot, so every later run would warn on it.
+// Events that are not application-level count whoever raised them.
+bool raised_by_gpuconform(const GpuEvent& e);
 
 // `bdf` in any form normalize_bdf reads. SXid events count for every GPU: an NVSwitch serves all
 // GPUs of its baseboard, and the Fabric Manager guide resets them together after a fatal one.

@@ -51,7 +51,8 @@ CheckDef make_health_xid() {
         GpuEventThresholds limits;
         limits.application_events_warn_above = static_cast<int>(ctx.expect(r, "max_application_events"));
         const GpuEventJudgement j = judge_gpu_events(ctx.health->gpu_events, g.pci_bus_id, limits);
-        r.measurements.push_back(measured("events", static_cast<double>(j.events.size()), "events"));
+        const auto judged = j.events.size() - static_cast<std::size_t>(j.own_application_events);
+        r.measurements.push_back(measured("events", static_cast<double>(judged), "events"));
         r.facts["kernel_log_records"] = ctx.health->kernel_log_records;
         nlohmann::json kept = nlohmann::json::array();
         for (std::size_t i = 0; i < std::min(j.events.size(), k_events_kept); ++i) {
@@ -61,9 +62,12 @@ CheckDef make_health_xid() {
         r.facts["worst_action"] = to_string(j.worst);
         HealthVerdict v;
         v.status = j.status;
+        r.facts["own_application_events"] = j.own_application_events;
         if (j.events.empty()) {
             v.summary = fmt::format("no GPU error event in the kernel log since boot ({} records read)",
                                     ctx.health->kernel_log_records);
+        } else if (j.worst == GpuAction::None) {  // only what our own error check raised
+            v.summary = fmt::format("{} ({} records read)", j.reason, ctx.health->kernel_log_records);
         } else {
             v.summary = fmt::format("{} event(s) since boot; {}", j.events.size(), j.reason);
             v.remediation = remedy(j.worst);
