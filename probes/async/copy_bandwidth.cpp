@@ -107,20 +107,21 @@ CheckDef make_async_copy_bandwidth() {
         keys::count("large_pageable_repetitions"),
         keys::count("train_copies"),
     };
-    // Floors and roles come from 20 full runs of one idle H200, minutes apart, with the pairs against
-    // the other H200 machines' full runs (reports/samples/ubuntu24.04-h200-2026-12-02-trust/
-    // figure-spread.md, made by reports/tools/figure_spread.py). A key figure's floor is the worst
+    // Floors and roles come from 20 full runs of one idle H200, minutes apart, and the other H200
+    // machines' full runs (reports/samples/ubuntu24.04-h200-2026-12-02-trust/figure-spread.md, made
+    // by reports/tools/figure_spread.py, and the runs of 2026-12-04). A key figure's floor is the worst
     // drop of one run's median below another run's min, this machine or another, x1.2, rounded up
     // to a whole percent, at least 10% (so a link at 80% is caught on every plateau figure). A
     // figure whose run medians spread more than 20% cannot tell that drop from noise: a diagnostic.
     // Small pinned copies are latency-bound (64 KiB spread 23% H2D, 42% D2H; 1 MiB H2D 23%);
-    // 16 MiB H2D had a run at 44.8 GB/s against 53-54. Pageable copies may vary (staged through a
+    // 16 MiB H2D spreads 35% across machines (35.5 and 44.6 GB/s on one machine of 2026-12-04,
+    // 52-54 on the others; ubuntu24.04-h200-2026-12-04-speed/). Pageable copies may vary (staged through a
     // driver buffer, as the vendors document). native_tests/reports/noise_floor_data_test.cpp
     // holds these declarations to that data.
     d.measurements = {
         measure::diagnostic("bw_pinned_*_64KiB", Direction::Higher, 0.27),
         measure::diagnostic("bw_pinned_H2D_1MiB", Direction::Higher, 0.18),
-        measure::key("bw_pinned_H2D_16MiB", Direction::Higher, 0.21),
+        measure::diagnostic("bw_pinned_H2D_16MiB", Direction::Higher, 0.40),
         measure::key("bw_pinned_*", Direction::Higher, 0.10),
         measure::key("bw_train_pinned_*", Direction::Higher, 0.10),
         measure::key("*_pinned_bw_*", Direction::Higher, 0.10),
