@@ -57,16 +57,7 @@ CheckDef make(const char* id, const char* description, Independence c) {
     d.description = description;
     d.scope = Scope::Device;
     d.timeout_s = 15;
-    // Both checks of this file read the same keys and record the same figures.
-    d.profile_keys = {
-        keys::ms("long_ms"),
-        keys::ratio("wait_min_ratio"),
-        keys::count("trials"),
-    };
-    d.measurements = {
-        measure::diagnostic("long_kernel", Direction::None, 0.20),
-        measure::diagnostic("tiny_kernel_completion", Direction::Lower, 2.00),
-    };
+    async::declare_ordering_trials(d);
     d.run = [c](CheckContext& ctx, CheckResult& r) { judge(ctx, r, c); };
     return d;
 }

@@ -40,15 +40,7 @@ void run(CheckContext& ctx, CheckResult& r) {
 CheckDef make_async_stream_legacy_default_sync() {
     CheckDef d;
     d.id = "async.stream.legacy_default_sync";
-    d.profile_keys = {
-        keys::ms("long_ms"),
-        keys::ratio("wait_min_ratio"),
-        keys::count("trials"),
-    };
-    d.measurements = {
-        measure::diagnostic("long_kernel", Direction::None, 0.20),
-        measure::diagnostic("tiny_kernel_completion", Direction::Lower, 2.00),
-    };
+    async::declare_ordering_trials(d);
     d.caught_by = {"launch_blocks", "default_stream_no_sync", "cotenant+default_stream_no_sync"};
     d.timing_sensitive = false;  // ordering semantics: a gated stream must wait
     d.layer = "async";

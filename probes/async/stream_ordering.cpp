@@ -122,4 +122,12 @@ void explain_undecided(const OrderingTrials& t, CheckResult& r) {
     r.remediation = "rerun on an otherwise idle device; raise long_ms in a --profile file if the host is slow";
 }
 
+void declare_ordering_trials(CheckDef& d) {
+    d.profile_keys = {keys::ms("long_ms"), keys::ratio("wait_min_ratio"), keys::count("trials")};
+    d.measurements = {
+        measure::diagnostic("long_kernel", Direction::None, 0.20),
+        measure::diagnostic("tiny_kernel_completion", Direction::Lower, 2.00),
+    };
+}
+
 }  // namespace gpuconform::async

@@ -50,4 +50,8 @@ OrderingTrials run_ordering_trials(const CheckContext& ctx, CheckResult& r, Stre
 // Summary and remediation for an ordering check that could not judge (status error).
 void explain_undecided(const OrderingTrials& t, CheckResult& r);
 
+// What every check built on run_ordering_trials owns: the keys it reads (long_ms, wait_min_ratio,
+// trials) and the figures it records (long_kernel, tiny_kernel_completion).
+void declare_ordering_trials(CheckDef& d);
+
 }  // namespace gpuconform::async

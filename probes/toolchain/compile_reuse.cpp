@@ -14,6 +14,7 @@
 
 #include "core/input_file.hpp"
 #include "core/safe_write.hpp"
+#include "core/utc_time.hpp"
 
 namespace gpuconform {
 
@@ -31,14 +32,6 @@ std::string path_line(const std::string& path) {
 
 std::string verdict_file(const std::string& dir, const std::string& check_id) {
     return dir + "/compile-verdict-" + check_id + ".json";
-}
-
-std::string utc_text(std::time_t t) {
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
 }
 
 }  // namespace
@@ -185,10 +178,10 @@ bool reuse_compile_verdict(const std::string& dir, const std::string& check_id, 
         }
         r.status = saved.status;
         r.summary = fmt::format("{} (judged {}; reused: the toolchain is unchanged since)", saved.summary,
-                                utc_text(static_cast<std::time_t>(judged)));
+                                utc_iso(static_cast<std::time_t>(judged)));
         r.remediation = saved.remediation;
         r.facts = saved.facts;
-        r.facts["reused_from"] = utc_text(static_cast<std::time_t>(judged));
+        r.facts["reused_from"] = utc_iso(static_cast<std::time_t>(judged));
         r.measurements = saved.measurements;
         return true;
     } catch (const std::exception&) {  // a torn or foreign file: compile, and the pass overwrites it

@@ -3,17 +3,11 @@
 #include <ctime>
 #include <regex>
 
+#include "core/utc_time.hpp"
+
 namespace gpuconform::store {
 
 namespace {
-
-std::string format_utc(std::time_t t) {
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
-}
 
 std::optional<std::time_t> parse_utc(const std::string& text) {
     static const std::regex shape(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?)");
@@ -31,14 +25,14 @@ std::optional<std::time_t> parse_utc(const std::string& text) {
 
 }  // namespace
 
-std::string utc_now() { return format_utc(std::time(nullptr)); }
+std::string utc_now() { return utc_iso(std::time(nullptr)); }
 
 std::optional<std::string> window_bound(const std::string& text) {
     const auto t = parse_utc(text);
-    if (!t || format_utc(*t).substr(0, 10) != text.substr(0, 10)) {  // 2026-02-30 is no day
+    if (!t || utc_iso(*t).substr(0, 10) != text.substr(0, 10)) {  // 2026-02-30 is no day
         return std::nullopt;
     }
-    return format_utc(*t);
+    return utc_iso(*t);
 }
 
 std::optional<std::string> shifted(const std::string& time, long long seconds) {
@@ -46,7 +40,7 @@ std::optional<std::string> shifted(const std::string& time, long long seconds) {
     if (!t) {
         return std::nullopt;
     }
-    return format_utc(static_cast<std::time_t>(*t + seconds));
+    return utc_iso(static_cast<std::time_t>(*t + seconds));
 }
 
 }  // namespace gpuconform::store
