@@ -8,8 +8,14 @@
 // bandwidth) and may reserve an engine. It starts at the latest of its enqueue time, the end of
 // the task before it, its dependencies' ends and its engine's next free time, and ends `cost`
 // later; the worker does the real work (memcpy, fill) and then sleeps until that end. Events
-// stamp the modelled end, so event timings follow the model even when a memcpy on a busy host
-// takes longer than the modelled link would; the host never sees a task finish before it.
+// stamp the modelled end; the host never sees a task finish before it.
+//
+// The model keeps its own clock: the real (steady) clock less the time the machine running the
+// sim fell behind the model. When a worker's real work outlasts its modelled cost (a 64 MiB memcpy
+// on a loaded 2-core host), or a host waiting for the device wakes late, the model's clock stands
+// still over that time. So no modelled duration, and no event timing, absorbs the host machine's
+// slowness, and the model never runs ahead of the real clock: a task takes at least its modelled
+// time in real time, as host-clock measurements of the checks expect.
 #pragma once
 
 #include <algorithm>
@@ -77,7 +83,7 @@ public:
         auto t = std::make_shared<Task>();
         t->spec = std::move(spec);
         t->deps = std::move(deps);
-        const Clock::time_point called = Clock::now();
+        const Clock::time_point called = model_now();
         std::unique_lock lock(m_mutex);
         if (s.queue.size() >= k_max_queued) {
             m_cv.wait(lock, [&] { return m_stopping || s.queue.size() < k_max_queued; });
@@ -97,8 +103,16 @@ public:
     void wait_task(const TaskPtr& t) {
         std::unique_lock lock(m_mutex);
         m_host_observed = true;
+        const Clock::time_point waited_from = model_now();
+        if (t->done) {
+            return;
+        }
         m_cv.wait(lock, [&] { return m_stopping || t->done; });
+        resume_host(waited_from, t->finished);
     }
+
+    // The model's clock (see the header): real time less how far the sim fell behind its model.
+    Clock::time_point model_now() const { return Clock::now() - lag(); }
 
     bool task_done(const TaskPtr& t) {
         std::lock_guard lock(m_mutex);
@@ -120,13 +134,29 @@ public:
     void wait_stream(const SimStream& s) {
         std::unique_lock lock(m_mutex);
         m_host_observed = true;
+        const Clock::time_point waited_from = model_now();
+        if (s.queue.empty()) {
+            return;
+        }
         m_cv.wait(lock, [&] { return m_stopping || s.queue.empty(); });
+        resume_host(waited_from, s.tail);
     }
 
     void wait_device(int device) {
         std::unique_lock lock(m_mutex);
         m_host_observed = true;
+        const Clock::time_point waited_from = model_now();
+        if (device_idle(device)) {
+            return;
+        }
         m_cv.wait(lock, [&] { return m_stopping || device_idle(device); });
+        Clock::time_point last_end = waited_from;
+        for (const auto& s : m_streams) {
+            if (s->device == device) {
+                last_end = std::max(last_end, s->tail);
+            }
+        }
+        resume_host(waited_from, last_end);
     }
 
     // Sticky errors: once set, queued work is skipped and every call reports it.
@@ -143,13 +173,16 @@ public:
         return m_sticky;
     }
 
-    // Waits in a worker until `deadline`; wakes early only when the backend is being destroyed.
+    // Waits in a worker until the model's clock reaches `deadline`; wakes early only when the
+    // backend is being destroyed. The real deadline moves on while the model stands still.
     void sleep_until(SimStream& s, Clock::time_point deadline) {
         constexpr auto k_busy = std::chrono::microseconds(100);  // sleeping would overshoot this
         std::unique_lock lock(m_mutex);
-        s.wake.wait_until(lock, deadline - k_busy, [&] { return m_stopping; });
+        while (!m_stopping && model_now() < deadline - k_busy) {
+            s.wake.wait_until(lock, deadline + lag() - k_busy, [&] { return m_stopping; });
+        }
         lock.unlock();
-        while (Clock::now() < deadline && !m_stopping_relaxed.load(std::memory_order_relaxed)) {
+        while (model_now() < deadline && !m_stopping_relaxed.load(std::memory_order_relaxed)) {
         }
     }
 
@@ -179,6 +212,7 @@ private:
                 if (t->spec.work) {
                     t->spec.work();
                 }
+                fall_behind(end);  // the real work outlasted its modelled cost: not the device's time
                 sleep_until(s, end);
             }
             lock.lock();
@@ -207,6 +241,25 @@ private:
             m_host_time = std::max(m_host_time, called - k_host_gap);
         }
         return m_host_time;
+    }
+
+    Clock::duration lag() const { return Clock::duration{m_lag.load(std::memory_order_relaxed)}; }
+
+    // The model's clock stands still until now if it ran past `model_time`: it reads
+    // `model_time` now, never less than before.
+    void fall_behind(Clock::time_point model_time) {
+        const Clock::rep behind = (Clock::now() - model_time).count();
+        Clock::rep current = m_lag.load(std::memory_order_relaxed);
+        while (behind > current && !m_lag.compare_exchange_weak(current, behind, std::memory_order_relaxed)) {
+        }
+    }
+
+    // A host that waited for the device resumes when the device finished (or when it began to
+    // wait, if later): a late wake-up of the host thread is the machine's, not the device's.
+    void resume_host(Clock::time_point waited_from, Clock::time_point finished) {
+        if (!m_stopping) {
+            fall_behind(std::max(waited_from, finished));
+        }
     }
 
     // The task's modelled end; reserves its engine until then.
@@ -269,6 +322,7 @@ private:
     std::condition_variable m_cv;
     bool m_stopping = false;
     std::atomic<bool> m_stopping_relaxed{false};  // for busy-waits that do not take the mutex
+    std::atomic<Clock::rep> m_lag{0};             // how far the model's clock is behind the real one
     ApiResult m_sticky;
     std::vector<StreamPtr> m_streams;
 };
