@@ -63,11 +63,14 @@ else printf '%s\\n' "$*" >> "{tmp_path}/actions"; fi
     return str(script)
 
 
-def sinfo(tmp_path, nodes=4, drained_by_us=()):
+def sinfo(tmp_path, nodes=4, drained_by_us=(), drained_with_our_resume_note=()):
     """A partition gpu of n1..nN; drained_by_us are listed by `sinfo -R` with a reason of ours,
-    and so is n1 once the fake scontrol recorded a drain of it and no resume after."""
+    and so is n1 once the fake scontrol recorded a drain of it and no resume after;
+    drained_with_our_resume_note with the note a resume of ours leaves (someone else's drain)."""
     script = tmp_path / "sinfo"
     others = "".join(f"echo '{n}|'\"$now\"'|gpuconform: x'\n" for n in drained_by_us)
+    others += "".join(f"echo '{n}|'\"$now\"'|gpuconform: resumed: the checks pass again'\n"
+                      for n in drained_with_our_resume_note)
     script.write_text(f"""#!/bin/sh
 now=$(date +%Y-%m-%dT%H:%M:%S)
 case "$*" in
@@ -128,6 +131,15 @@ def test_breaker_holds_a_drain_beyond_the_share_and_says_so(tmp_path):
     assert "n1 not drained: breaker" in out.stderr
 
 
+def test_breaker_does_not_count_drains_that_kept_our_resume_note(tmp_path):
+    # n2 is ours; n3 and n4 were drained by someone else and kept the note of our last resume.
+    env = {"SCONTROL": scontrol(tmp_path),
+           "SINFO": sinfo(tmp_path, nodes=4, drained_by_us=["n2"], drained_with_our_resume_note=["n3", "n4"]),
+           "GPUCONFORM": recording_gpuconform(tmp_path)}
+    healthcheck(tmp_path, env)
+    assert (tmp_path / "actions").read_text().startswith("update NodeName=n1 State=DRAIN")
+
+
 def test_breaker_share_is_configurable(tmp_path):
     env = {"SCONTROL": scontrol(tmp_path), "SINFO": sinfo(tmp_path, nodes=4, drained_by_us=["n2", "n3"]),
            "GPUCONFORM": recording_gpuconform(tmp_path), "GPUCONFORM_BREAKER_SHARE": "0.75"}
@@ -143,12 +155,24 @@ def test_breaker_leaves_an_admins_comment_alone(tmp_path):
     assert "not drained: breaker" in out.stderr
 
 
-def test_resume_clears_our_reason_explicitly(tmp_path):
-    # Slurm 24.11 keeps Reason= after State=RESUME; 22.05 clears it: Reason= makes both alike.
+def test_resume_replaces_our_failure_reason_with_one_that_says_resumed(tmp_path):
+    # Slurm 24.11 keeps a node's last reason after State=RESUME (an empty Reason= does not clear
+    # it); 22.05 drops it. Either way no failure reason of ours stays on a healthy node.
     env = {"SCONTROL": scontrol(tmp_path, state="IDLE+DRAIN", reason="gpuconform: async.x sim:1: slow"),
            "GPUCONFORM": recording_gpuconform(tmp_path, status="pass", rc=0)}
     healthcheck(tmp_path, env)
-    assert (tmp_path / "actions").read_text().splitlines() == ["update NodeName=n1 State=RESUME Reason="]
+    assert (tmp_path / "actions").read_text().splitlines() == [
+        "update NodeName=n1 State=RESUME Reason=gpuconform: resumed: the checks pass again"]
+
+
+def test_a_drain_that_kept_our_resume_note_is_not_ours(tmp_path):
+    # slurmctld's own drains keep an existing reason: the note our resume left is then someone
+    # else's drain, never resumed nor re-drained by us, and not counted by the breaker.
+    for status, rc in (("pass", 0), ("fail", 1)):
+        env = {"SCONTROL": scontrol(tmp_path, state="IDLE+DRAIN", reason="gpuconform: resumed: the checks pass again"),
+               "GPUCONFORM": recording_gpuconform(tmp_path, status=status, rc=rc)}
+        healthcheck(tmp_path, env)
+        assert not (tmp_path / "actions").exists(), status
 
 
 def prolog(tmp_path, env, *options):
