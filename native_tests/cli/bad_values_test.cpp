@@ -28,7 +28,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"run --only ',' --backend sim --layer host --json -", "empty"},
                       BadValue{"run --layer '' --backend sim --json -", "empty"},
                       BadValue{"run --backend '' --layer host --json -", "empty"},
-                      BadValue{"selftest --only-fault ''", "empty"}, BadValue{"matrix --by '' /nonexistent", "empty"},
+                      BadValue{"selftest --only-fault ''", "empty"}, BadValue{"selftest --jobs 0", "not in range"},
+                      BadValue{"matrix --by '' /nonexistent", "empty"},
                       BadValue{"run --backend sim --fault hang@5 --layer async --json -", "device 5"},
                       BadValue{"run --backend sim --sim-devices 2 --fault hang@2 --layer async --json -", "device 2"}));
 

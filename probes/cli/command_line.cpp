@@ -235,9 +235,13 @@ CommandLine::CommandLine(bool run_rollups) {
     self->add_flag("--list-faults", selftest.list_faults, "List the fault knobs and the checks each must trip");
     self->add_option("--only-fault", selftest.faults,
                      "Only these scenarios, by the name --list-faults shows or by fault (repeatable)");
+    self->add_option("--jobs", selftest.jobs,
+                     "Scenarios at once, each in its own process (default: half the CPUs, at most 8; 1 runs them in "
+                     "this process)")
+        ->check(CLI::Range(1, 64));
     self->footer(
         "Exit status: 0 every fault was caught by exactly its checks; 1 some scenario did not match; 2 bad "
-        "usage (an --only-fault that names no scenario).");
+        "usage (an --only-fault that names no scenario); 130 stopped by a signal.");
 
     add_rollup_commands(app, rollup_exit, run_rollups, store::read_store_set);
     store::add_store_command(app, rollup_exit, run_rollups);

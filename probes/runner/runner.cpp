@@ -3,7 +3,6 @@
 
 #include <fnmatch.h>
 #include <sched.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -14,6 +13,7 @@
 
 #include "checks/declarations.hpp"
 #include "core/check.hpp"
+#include "core/interrupt.hpp"
 #include "core/safe_write.hpp"
 #include "framework/framework_layer.hpp"
 #include "framework/python_choice.hpp"
@@ -36,18 +36,6 @@
 namespace gpuconform {
 
 namespace {
-
-void on_signal(int) { g_interrupted = true; }
-
-void install_signal_handlers() {
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGHUP, &sa, nullptr);  // a dropped ssh session ends the run like SIGTERM: with its report
-    signal(SIGPIPE, SIG_IGN);         // `run | head -1`: a closed pipe is a write error, not a death
-}
 
 bool layer_selected(const RunRequest& req, const std::string& layer) { return layer_chosen(req.layers, layer); }
 
@@ -145,7 +133,7 @@ Profile load_profile(const std::vector<std::string>& files) {
 }
 
 int run_suite(const RunRequest& req) {
-    install_signal_handlers();
+    install_stop_handlers();
     const auto t0 = std::chrono::steady_clock::now();
     RunRecord run;
     run.run_id = new_run_id();

@@ -1,13 +1,23 @@
 #include "runner/selftest.hpp"
 
 #include <fnmatch.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <deque>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "core/check.hpp"
+#include "core/child_group.hpp"
+#include "core/interrupt.hpp"
 #include "runner/causes.hpp"
 #include "runner/device_phase.hpp"
 #include "runner/health_phase.hpp"
@@ -441,6 +451,117 @@ std::string join(const std::set<std::string>& s) {
 }
 }  // namespace
 
+namespace {
+
+// One scenario's lines, as the table prints them; true when it matched.
+bool describe_scenario(const FaultScenario& s, std::string* text) {
+    const auto out = run_scenario(s);
+    *text += fmt::format("{:<24} {:<6} {}\n", scenario_name(s), out.ok() ? "ok" : "WRONG", join(out.tripped));
+    if (!out.missed.empty()) {
+        *text += fmt::format("{:<24} missed: {}\n", "", join(out.missed));
+    }
+    if (!out.unexpected.empty()) {
+        *text += fmt::format("{:<24} unexpected: {}\n", "", join(out.unexpected));
+        for (const auto& r : out.results) {
+            if (out.unexpected.count(r.id) != 0) {
+                *text += fmt::format("{:<24}   {} {}: {}\n", "", r.id, to_string(r.status), r.summary);
+            }
+        }
+    }
+    return out.ok();
+}
+
+// A scenario in a child process, its lines in an unlinked temporary file: scenarios then run
+// side by side without sharing a simulated device, a fault or a crash.
+struct ScenarioChild {
+    const FaultScenario* scenario = nullptr;
+    std::FILE* lines = nullptr;
+    ChildGroup child;
+};
+
+ScenarioChild start_scenario(const FaultScenario& s) {
+    ScenarioChild c;
+    c.scenario = &s;
+    c.lines = std::tmpfile();
+    if (c.lines == nullptr) {
+        throw std::runtime_error(fmt::format("selftest: no temporary file for a scenario: {}", std::strerror(errno)));
+    }
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        std::fclose(c.lines);
+        throw std::runtime_error(fmt::format("selftest: cannot start a scenario: {}", std::strerror(errno)));
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        std::string text;
+        bool ok = false;
+        try {
+            ok = describe_scenario(s, &text);
+        } catch (const std::exception& e) {
+            text += fmt::format("{:<24} WRONG  the scenario stopped: {}\n", scenario_name(s), e.what());
+        }
+        const bool written =
+            std::fwrite(text.data(), 1, text.size(), c.lines) == text.size() && std::fflush(c.lines) == 0;
+        _exit(ok && written ? 0 : 1);
+    }
+    c.child = ChildGroup(pid);
+    return c;
+}
+
+// Waits for the scenario (false at once on a stop: the caller's ChildGroups end the rest), prints
+// its lines; true when it matched.
+bool finish_scenario(ScenarioChild& c) {
+    while (!c.child.poll()) {
+        if (g_interrupted) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const ExitStatus& status = c.child.status();
+    std::string text;
+    std::rewind(c.lines);
+    char buf[4096];
+    for (std::size_t n = 0; (n = std::fread(buf, 1, sizeof buf, c.lines)) > 0;) {
+        text.append(buf, n);
+    }
+    std::fclose(c.lines);
+    c.lines = nullptr;
+    if (text.empty() || !(status.ended && status.exit_code <= 1)) {
+        text += fmt::format("{:<24} WRONG  the scenario's process {}\n", scenario_name(*c.scenario), status.describe());
+    }
+    fmt::print("{}", text);
+    std::fflush(stdout);
+    return status.ended && status.exit_code == 0;
+}
+
+// A stop: each scenario's process gets SIGTERM and ends its device workers (they lead process
+// groups of their own, which a kill of the scenario's group would miss) as `run` does; what is
+// still there after k_grace is killed with its group.
+void stop_scenarios(std::deque<ScenarioChild>& running) {
+    constexpr auto k_grace = std::chrono::seconds(3);
+    for (auto& c : running) {
+        if (c.child.running()) {
+            c.child.signal_group(SIGTERM);
+        }
+    }
+    const auto until = std::chrono::steady_clock::now() + k_grace;
+    for (auto& c : running) {
+        while (!c.child.poll() && std::chrono::steady_clock::now() < until) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        if (c.lines != nullptr) {
+            std::fclose(c.lines);
+            c.lines = nullptr;
+        }
+    }
+    running.clear();  // each ChildGroup still running kills its group
+}
+
+}  // namespace
+
+int default_selftest_jobs(unsigned cpus) { return static_cast<int>(std::clamp(cpus / 2, 1U, 8U)); }
+
 int run_selftest(const SelftestRequest& request) {
     if (request.list_faults) {
         for (const auto& s : fault_scenarios()) {
@@ -467,25 +588,37 @@ int run_selftest(const SelftestRequest& request) {
             return 2;  // selecting nothing must not read as every fault caught
         }
     }
+    std::vector<const FaultScenario*> chosen;
+    for (const auto& s : fault_scenarios()) {
+        if (request.faults.empty() || selected(s)) {
+            chosen.push_back(&s);
+        }
+    }
+    const int jobs = request.jobs > 0 ? request.jobs : default_selftest_jobs(std::thread::hardware_concurrency());
     int bad = 0;
     fmt::print("{:<24} {:<6} {}\n", "fault", "result", "checks tripped (fail/error/warn)");
-    for (const auto& s : fault_scenarios()) {
-        if (!request.faults.empty() && !selected(s)) {
-            continue;
+    if (jobs == 1) {
+        for (const auto* s : chosen) {
+            std::string text;
+            bad += describe_scenario(*s, &text) ? 0 : 1;
+            fmt::print("{}", text);
+            std::fflush(stdout);
         }
-        const auto out = run_scenario(s);
-        bad += out.ok() ? 0 : 1;
-        fmt::print("{:<24} {:<6} {}\n", scenario_name(s), out.ok() ? "ok" : "WRONG", join(out.tripped));
-        if (!out.missed.empty()) {
-            fmt::print("{:<24} missed: {}\n", "", join(out.missed));
-        }
-        if (!out.unexpected.empty()) {
-            fmt::print("{:<24} unexpected: {}\n", "", join(out.unexpected));
-            for (const auto& r : out.results) {
-                if (out.unexpected.count(r.id) != 0) {
-                    fmt::print("{:<24}   {} {}: {}\n", "", r.id, to_string(r.status), r.summary);
-                }
+    } else {
+        // In the table's order: a scenario's lines are printed once it and those above it ended.
+        install_stop_handlers();
+        std::deque<ScenarioChild> running;
+        for (std::size_t next = 0; next < chosen.size() || !running.empty();) {
+            while (next < chosen.size() && running.size() < static_cast<std::size_t>(jobs)) {
+                running.push_back(start_scenario(*chosen[next++]));
             }
+            bad += finish_scenario(running.front()) ? 0 : 1;
+            if (g_interrupted) {
+                stop_scenarios(running);
+                fmt::print(stderr, "gpuconform selftest: stopped; the scenarios still running were ended\n");
+                return 130;
+            }
+            running.pop_front();
         }
     }
     fmt::print("{}\n", bad == 0 ? "selftest: every fault was caught by exactly its checks"

@@ -53,7 +53,11 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario);
 struct SelftestRequest {
     bool list_faults = false;
     std::vector<std::string> faults;  // empty: all
+    int jobs = 0;                     // scenarios at once, each in its own process; 0: by the CPUs
 };
+// Scenarios at once when none was asked for: half the CPUs, at most 8; one on a small machine,
+// where scenarios run side by side would load the host their timings run on.
+int default_selftest_jobs(unsigned cpus);
 int run_selftest(const SelftestRequest& request);
 
 }  // namespace gpuconform
