@@ -1,6 +1,7 @@
 #include "async/toolkit.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -11,6 +12,18 @@
 #include "core/buffer_cache.hpp"
 
 namespace gpuconform::async {
+
+namespace {
+std::atomic<Backend*> g_clock_backend{nullptr};
+}  // namespace
+
+Clock::time_point Clock::now() {
+    Backend* b = g_clock_backend.load(std::memory_order_relaxed);
+    const auto t = b != nullptr ? b->host_now() : std::chrono::steady_clock::now();
+    return time_point(t.time_since_epoch());
+}
+
+void use_host_clock_of(Backend* backend) { g_clock_backend.store(backend, std::memory_order_relaxed); }
 
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();

@@ -12,7 +12,18 @@
 
 namespace gpuconform::async {
 
-using Clock = std::chrono::steady_clock;
+// The clock checks time host calls with: the backend's host_now() once the worker named it
+// (use_host_clock_of), so that on the simulated device host-clock and event timings share one
+// model clock; steady_clock before.
+struct Clock {
+    using duration = std::chrono::steady_clock::duration;
+    using rep = duration::rep;
+    using period = duration::period;
+    using time_point = std::chrono::time_point<Clock>;
+    static constexpr bool is_steady = true;
+    static time_point now();
+};
+void use_host_clock_of(Backend* backend);  // the worker's one backend; nullptr: steady_clock
 double ms_since(Clock::time_point start);
 
 class Stream {

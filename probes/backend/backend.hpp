@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -123,11 +124,16 @@ public:
 
     // The acceptance layer's load (acceptance_ops.hpp); nullptr when this module has none.
     virtual AcceptanceOps* acceptance() { return nullptr; }
+
+    // The host clock this device's timings relate to, which the checks time host calls with:
+    // steady_clock for every real runtime; the simulated device's model clock, which stands still
+    // while the machine running the simulation falls behind it (sim_scheduler.hpp).
+    virtual std::chrono::steady_clock::time_point host_now() { return std::chrono::steady_clock::now(); }
 };
 
 // Exported by each module: `extern "C" gpuconform::Backend* gpuconform_create_backend(const char* options)`.
 // options is a string the module may interpret (the sim module reads its fault knobs from it).
-constexpr int k_backend_abi_version = 4;
+constexpr int k_backend_abi_version = 5;
 using CreateBackendFn = Backend* (*)(const char* options);
 using AbiVersionFn = int (*)();
 

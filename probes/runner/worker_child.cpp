@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "async/toolkit.hpp"
 #include "core/buffer_cache.hpp"
 #include "runner/module_loader.hpp"
 
@@ -110,7 +111,8 @@ void worker_child_main(const WorkerSetup& setup, int in_fd, int out_fd) {
     if (!info.loaded) {
         _exit(0);
     }
-    BufferCache buffers(*loaded.backend);  // kept across checks; the worker ends with _exit
+    async::use_host_clock_of(loaded.backend.get());  // the checks' host clock is the backend's
+    BufferCache buffers(*loaded.backend);            // kept across checks; the worker ends with _exit
     std::string buffer;
     std::string line;
     while (read_line(in_fd, buffer, &line)) {

@@ -137,6 +137,7 @@ public:
     ApiResult launch_fault(StreamHandle stream) override;
 
     HostNuma* host_numa() override { return m_numa.get(); }
+    std::chrono::steady_clock::time_point host_now() override { return m_scheduler.model_now(); }
     AcceptanceOps* acceptance() override;  // sim_acceptance.cpp
 
 private:
