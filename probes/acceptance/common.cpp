@@ -1,5 +1,7 @@
 #include "acceptance/common.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace gpuconform::acceptance {
@@ -28,6 +30,15 @@ Budget::Budget(const CheckContext& ctx, double share, int devices_in_turn)
 
 double Budget::elapsed_s() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+}
+
+bool Budget::another_round() {
+    const double now = elapsed_s();
+    if (m_rounds > 0) {
+        m_longest_round_s = std::max(m_longest_round_s, now - m_round_start_s);
+    }
+    m_round_start_s = now;
+    return m_rounds++ == 0 || m_seconds - now >= m_longest_round_s;
 }
 
 DeviceMemory::DeviceMemory(Backend& b, std::size_t bytes) : m_backend(b), m_bytes(bytes) {

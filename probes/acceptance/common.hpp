@@ -26,10 +26,17 @@ public:
     double elapsed_s() const;
     double left_s() const { return m_seconds - elapsed_s(); }
     bool spent() const { return left_s() <= 0; }
+    // Called at the top of each round of a check's loop: whether to run it. The first round always
+    // runs; a later one only when the time left holds a round as long as the longest so far, so a
+    // loop ends inside its share even when rounds are long (a large GPU's memory test, a loaded host).
+    bool another_round();
 
 private:
     double m_seconds;
     std::chrono::steady_clock::time_point m_start;
+    int m_rounds = 0;
+    double m_round_start_s = 0;
+    double m_longest_round_s = 0;
 };
 
 // Device memory freed with the object (a fresh allocation: never the worker's copy buffers).

@@ -98,7 +98,7 @@ int devices_in_turn(const CheckContext& ctx) {
 void run_soak(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     (void)ops_of(ctx);
-    const Budget budget(ctx, k_share, devices_in_turn(ctx));
+    Budget budget(ctx, k_share, devices_in_turn(ctx));
     const auto bytes = static_cast<std::size_t>(ctx.expect(r, "copy_bytes"));
 
     std::string not_read;
@@ -116,7 +116,7 @@ void run_soak(CheckContext& ctx, CheckResult& r) {
     double moved = 0;
     std::vector<double> gbps;
     int rounds = 0;
-    for (; rounds == 0 || !budget.spent(); ++rounds) {
+    for (; budget.another_round(); ++rounds) {
         // Fresh device data each round, and the destinations overwritten, so no round passes on
         // data an earlier one left.
         const std::uint32_t down_seed = async::fresh_seed();

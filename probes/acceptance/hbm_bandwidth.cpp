@@ -71,7 +71,7 @@ void verify(Backend& b, StreamHandle s, const DeviceMemory& array, std::size_t n
 void run_hbm(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     AcceptanceOps& ops = ops_of(ctx);
-    const Budget budget(ctx, k_share);
+    Budget budget(ctx, k_share);
     const auto array_bytes = static_cast<std::size_t>(ctx.expect(r, "array_bytes"));
     const int wanted = static_cast<int>(ctx.expect(r, "iterations"));
     const double min_ratio = ctx.expect(r, "peak_min_ratio");
@@ -114,7 +114,7 @@ void run_hbm(CheckContext& ctx, CheckResult& r) {
     std::vector<std::vector<double>> gbps(std::size(k_kernels));
     async::Event start(b), end(b);
     int done = 0;
-    for (; done < iterations && (done == 0 || !budget.spent()); ++done) {
+    for (; done < iterations && budget.another_round(); ++done) {
         for (std::size_t k = 0; k < std::size(k_kernels); ++k) {
             GC_CHECK(b.event_record(start, s));
             call(ops.launch_stream(s, k_kernels[k].op, pa, pb, pc, n, k_scalar), k_kernels[k].name);

@@ -24,7 +24,7 @@ constexpr double k_share = 0.15;  // of --budget
 void run_load(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     AcceptanceOps& ops = ops_of(ctx);
-    const Budget budget(ctx, k_share);
+    Budget budget(ctx, k_share);
     const int size = static_cast<int>(ctx.expect(r, "matrix_size"));
     const int inner = static_cast<int>(ctx.expect(r, "inner_size"));
     const double period_ms = ctx.expect(r, "sample_ms");
@@ -45,7 +45,7 @@ void run_load(CheckContext& ctx, CheckResult& r) {
 
     LoadSampler sampler(reader, period_ms);
     int products = 0;
-    while (!budget.spent()) {
+    while (budget.another_round()) {
         // A few multiplies queued at a time keep the GPU busy without the host running far ahead.
         for (int i = 0; i < 4; ++i, ++products) {
             call(ops.gemm(s, a.get(), bm.get(), c.as<float>(), size, size, inner), "gemm");

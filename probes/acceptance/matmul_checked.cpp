@@ -41,7 +41,7 @@ Shape shape_of(const CheckContext& ctx, CheckResult& r) {
 void run_matmul(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     AcceptanceOps& ops = ops_of(ctx);
-    const Budget budget(ctx, k_share);
+    Budget budget(ctx, k_share);
     const Shape shape = shape_of(ctx, r);
     const auto peak = ctx.expect_optional(r, "peak_tflops");
     const double min_ratio = ctx.expect(r, "peak_min_ratio");
@@ -60,7 +60,7 @@ void run_matmul(CheckContext& ctx, CheckResult& r) {
     int iteration = 0;
     const auto loop_start = async::Clock::now();
     // The first multiply is the warm-up (library start, kernel choice): checked, not timed.
-    for (; iteration == 0 || !budget.spent(); ++iteration) {
+    for (; budget.another_round(); ++iteration) {
         call(ops.launch_memtest_write(s, c.as<std::uint64_t>(), m * n / 2, MemPattern::Solid, k_poison, false),
              "poison");
         bad.reset(s);

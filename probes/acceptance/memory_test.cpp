@@ -59,7 +59,7 @@ struct Failure {
 void run_memtest(CheckContext& ctx, CheckResult& r) {
     Backend& b = *ctx.backend;
     AcceptanceOps& ops = ops_of(ctx);
-    const Budget budget(ctx, k_share);
+    Budget budget(ctx, k_share);
     const double ratio = ctx.expect(r, "free_memory_ratio");
     const int max_rounds = static_cast<int>(ctx.expect(r, "max_rounds"));
 
@@ -92,7 +92,7 @@ void run_memtest(CheckContext& ctx, CheckResult& r) {
     double moved_bytes = 0;
     int rounds = 0;
     const auto start = async::Clock::now();
-    for (; rounds < max_rounds && (rounds == 0 || !budget.spent()); ++rounds) {
+    for (; rounds < max_rounds && budget.another_round(); ++rounds) {
         for (const auto& p : k_passes) {
             const std::uint64_t param = p.pattern == MemPattern::Solid ? p.param : p.param + rounds * 7919u;
             Failure f;
