@@ -9,20 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "core/figure_baseline.hpp"
 #include "database.hpp"
 #include "store_read.hpp"
 
 namespace gpuconform::store {
 
-struct Baseline {
-    std::string check, name, unit, direction;       // the figure; direction "higher" or "lower"
-    std::string gpu, driver_branch, link, profile;  // the group
-    long long runs = 0;                             // distinct runs the values came from
-    std::size_t values = 0;                         // one per device and run
-    double median = 0, spread = 0;                  // spread: MAD scaled to a normal sigma
-    double p05 = 0, p25 = 0, p75 = 0, p95 = 0;
-    std::string first_started, last_started;
-};
+using Baseline = FigureBaseline;
 
 // Baselines from the figures of runs started in [since, until) ("" no bound).
 std::vector<Baseline> learn_baselines(Database& db, const std::string& since, const std::string& until);
@@ -37,7 +30,10 @@ struct JudgeSettings {
 // node's sibling GPUs, and the groups whose driver change moved a figure, as one JSON object:
 // {"night": {...}, "group_outliers": [...], "sibling_outliers": [...], "driver_shifts": [...],
 //  "not_judged": [...]}.
-nlohmann::json find_outliers(Database& db, const Window& night, const JudgeSettings& settings);
+// With `frozen` (a profile's `baselines` section), the night is judged against those instead of
+// what the store learned, and the driver shifts are those among them.
+nlohmann::json find_outliers(Database& db, const Window& night, const JudgeSettings& settings,
+                             const FrozenBaselines* frozen = nullptr);
 
 nlohmann::json baselines_json(const std::vector<Baseline>& baselines);
 

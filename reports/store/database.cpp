@@ -1,7 +1,5 @@
 #include "database.hpp"
 
-#include "schema.hpp"
-
 namespace gpuconform::store {
 
 void Database::rollback() noexcept {
@@ -19,14 +17,6 @@ StoreLocation parse_store_location(const std::string& text) {
         return {Dialect::Postgresql, text.substr(3)};
     }
     return {Dialect::Sqlite, text};
-}
-
-std::unique_ptr<Database> open_store(const std::string& location) {
-    const StoreLocation where = parse_store_location(location);
-    std::unique_ptr<Database> db =
-        where.dialect == Dialect::Sqlite ? open_sqlite(where.target) : open_postgresql(where.target);
-    migrate(*db);
-    return db;
 }
 
 }  // namespace gpuconform::store

@@ -3,6 +3,7 @@
 // written once. Statements use `?` placeholders; values travel as text (NULL as nullopt).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -24,6 +25,9 @@ struct StoreConflict : StoreError {
 
 using Value = std::optional<std::string>;
 using Row = std::vector<Value>;
+// A row while a streaming query hands it over: each column's text, nullopt for NULL. Valid only
+// during the call that receives it.
+using RowView = std::vector<std::optional<std::string_view>>;
 
 struct QueryResult {
     std::vector<Row> rows;
@@ -40,6 +44,10 @@ public:
     virtual void exec(const std::string& sql) = 0;
     // One statement; `?` placeholders take `params` in order.
     virtual QueryResult query(const std::string& sql, const std::vector<Value>& params = {}) = 0;
+    // One statement whose rows go to `each` one at a time, never all held at once: a million
+    // reports' key figures are ten million rows.
+    virtual void for_each_row(const std::string& sql, const std::vector<Value>& params,
+                              const std::function<void(const RowView&)>& each) = 0;
     // Opens a write transaction. SQLite takes its write lock at once (BEGIN IMMEDIATE), so two
     // writers queue on the busy timeout instead of failing half-way.
     virtual void begin_write() = 0;
@@ -54,9 +62,6 @@ struct StoreLocation {
     std::string target;  // the file path, or libpq's connection string
 };
 StoreLocation parse_store_location(const std::string& text);
-
-// Opens the store and brings its schema up to date (schema.hpp); throws StoreError with why not.
-std::unique_ptr<Database> open_store(const std::string& location);
 
 // The raw connections (no schema work): each in its own file.
 std::unique_ptr<Database> open_sqlite(const std::string& path);

@@ -16,5 +16,7 @@ std::string driver_branch(const std::string& driver_version);
 // Writes the key figures (today's declaration in core/measure_meaning, else the report's own
 // `role`) of `report`, stored under its run id. `report` must have been scanned with measurements.
 void insert_figures(Database& db, const ScannedReport& report);
+// The same for many reports, their figures in as few statements as SQLite's parameter limit allows.
+void insert_figures(Database& db, const std::vector<const ScannedReport*>& reports);
 
 }  // namespace gpuconform::store

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <istream>
 #include <iterator>
+#include <unordered_set>
 
 #include "figures.hpp"
 #include "store_time.hpp"
@@ -17,11 +18,42 @@ struct Pending {
     std::string text;
 };
 
-const char* const k_insert_run =
+const char* const k_insert_runs =
     "INSERT INTO runs (run_id, started, host, distro, kernel, driver, runtime, torch, gpu, interrupted, source, "
-    "ingested, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id) DO NOTHING";
+    "ingested, report) VALUES ";
+constexpr const char* k_run_row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+// Runs per statement: one server round trip for many (PostgreSQL); each holds a whole report.
+constexpr std::size_t k_runs_per_insert = 100;
 
 std::string group(const ScannedReport& r, GroupKey key) { return r.groups[static_cast<int>(key)]; }
+
+// The run ids that statements of up to k_runs_per_insert rows stored (RETURNING: a run id stored
+// before, or twice in the batch, is not returned).
+std::unordered_multiset<std::string> insert_runs(Database& db, const std::vector<Pending>& batch,
+                                                 const std::string& now) {
+    std::unordered_multiset<std::string> stored;
+    for (std::size_t first = 0; first < batch.size(); first += k_runs_per_insert) {
+        const std::size_t last = std::min(batch.size(), first + k_runs_per_insert);
+        std::string sql = k_insert_runs;
+        std::vector<Value> params;
+        for (std::size_t i = first; i < last; ++i) {
+            const Pending& p = batch[i];
+            const ScannedReport& r = p.scanned;
+            sql += i == first ? "" : ", ";
+            sql += k_run_row;
+            params.insert(params.end(),
+                          {r.run_id, r.started.empty() ? Value() : Value(r.started), group(r, GroupKey::Host),
+                           group(r, GroupKey::Distro), group(r, GroupKey::Kernel), group(r, GroupKey::Driver),
+                           group(r, GroupKey::Runtime), group(r, GroupKey::Torch), group(r, GroupKey::Gpu),
+                           r.interrupted ? "1" : "0", p.source, now, p.text});
+        }
+        sql += " ON CONFLICT (run_id) DO NOTHING RETURNING run_id";
+        for (const Row& row : db.query(sql, params).rows) {
+            stored.insert(row.at(0).value_or(""));
+        }
+    }
+    return stored;
+}
 
 void write_batch_once(Database& db, std::vector<Pending>& batch, IngestOutcome& out) {
     const std::string now = utc_now();
@@ -30,15 +62,13 @@ void write_batch_once(Database& db, std::vector<Pending>& batch, IngestOutcome& 
     std::vector<Rejected> conflicts;
     db.begin_write();
     try {
+        std::unordered_multiset<std::string> inserted = insert_runs(db, batch, now);
+        std::vector<const ScannedReport*> new_reports;
         for (const Pending& p : batch) {
             const ScannedReport& r = p.scanned;
-            const QueryResult inserted = db.query(
-                k_insert_run, {r.run_id, r.started.empty() ? Value() : Value(r.started), group(r, GroupKey::Host),
-                               group(r, GroupKey::Distro), group(r, GroupKey::Kernel), group(r, GroupKey::Driver),
-                               group(r, GroupKey::Runtime), group(r, GroupKey::Torch), group(r, GroupKey::Gpu),
-                               r.interrupted ? "1" : "0", p.source, now, p.text});
-            if (inserted.changed == 1) {
-                insert_figures(db, r);
+            if (const auto it = inserted.find(r.run_id); it != inserted.end()) {
+                inserted.erase(it);  // a second report under the same id in this batch is not this one
+                new_reports.push_back(&r);
                 ++stored;
                 continue;
             }
@@ -52,6 +82,7 @@ void write_batch_once(Database& db, std::vector<Pending>& batch, IngestOutcome& 
                                                    (rows.empty() ? std::string("?") : rows[0][1].value_or("?")) + ")"});
             }
         }
+        insert_figures(db, new_reports);
         db.commit();
     } catch (...) {
         db.rollback();

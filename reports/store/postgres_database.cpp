@@ -8,6 +8,7 @@
 #include <libpq-fe.h>
 
 #include <cstdlib>
+#include <exception>
 #endif
 
 namespace gpuconform::store {
@@ -87,6 +88,56 @@ public:
         out.changed = std::atoll(PQcmdTuples(r));
         PQclear(r);
         return out;
+    }
+
+    // libpq's single-row mode (https://www.postgresql.org/docs/current/libpq-single-row-mode.html):
+    // each row arrives as a result of its own, so the client never holds the whole answer.
+    void for_each_row(const std::string& sql, const std::vector<Value>& params,
+                      const std::function<void(const RowView&)>& each) override {
+        std::vector<const char*> values;
+        values.reserve(params.size());
+        for (const Value& v : params) {
+            values.push_back(v ? v->c_str() : nullptr);
+        }
+        if (PQsendQueryParams(m_conn, numbered_placeholders(sql).c_str(), static_cast<int>(values.size()), nullptr,
+                              values.data(), nullptr, nullptr, 0) == 0) {
+            check(nullptr, sql);
+        }
+        PQsetSingleRowMode(m_conn);
+        // Every result is read to the end, whatever happens on the way: the connection is usable
+        // only once the last one (nullptr) was taken. The first problem is thrown after that.
+        std::exception_ptr problem;
+        RowView row;
+        while (PGresult* r = PQgetResult(m_conn)) {
+            const ExecStatusType status = PQresultStatus(r);
+            if (!problem && status != PGRES_SINGLE_TUPLE && status != PGRES_TUPLES_OK) {
+                try {
+                    check(r, sql);  // throws, and clears r
+                } catch (...) {
+                    problem = std::current_exception();
+                }
+                continue;
+            }
+            if (!problem && status == PGRES_SINGLE_TUPLE) {
+                const int cols = PQnfields(r);
+                row.assign(static_cast<std::size_t>(cols), std::nullopt);
+                for (int c = 0; c < cols; ++c) {
+                    if (!PQgetisnull(r, 0, c)) {
+                        row[static_cast<std::size_t>(c)] =
+                            std::string_view(PQgetvalue(r, 0, c), static_cast<std::size_t>(PQgetlength(r, 0, c)));
+                    }
+                }
+                try {
+                    each(row);
+                } catch (...) {
+                    problem = std::current_exception();
+                }
+            }
+            PQclear(r);
+        }
+        if (problem) {
+            std::rethrow_exception(problem);
+        }
     }
 
 private:

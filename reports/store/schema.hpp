@@ -2,6 +2,9 @@
 // store applies the ones it lacks, in order, each in the transaction that records it.
 #pragma once
 
+#include <memory>
+#include <string>
+
 #include "database.hpp"
 
 namespace gpuconform::store {
@@ -16,5 +19,9 @@ void migrate(Database& db);
 
 // The version a store is at (0: empty).
 int stored_schema_version(Database& db);
+
+// Opens the store at `location` (parse_store_location's forms) and brings its schema up to date;
+// throws StoreError with why not.
+std::unique_ptr<Database> open_store(const std::string& location);
 
 }  // namespace gpuconform::store

@@ -3,7 +3,10 @@
 // writers wait their turn (https://www.sqlite.org/wal.html).
 #include <sqlite3.h>
 
+#include <array>
+#include <charconv>
 #include <unordered_map>
+#include <vector>
 
 #include "database.hpp"
 
@@ -48,6 +51,21 @@ public:
     void begin_write() override { exec("BEGIN IMMEDIATE"); }
 
     QueryResult query(const std::string& sql, const std::vector<Value>& params) override {
+        QueryResult out;
+        for_each_row(sql, params, [&](const RowView& view) {
+            Row row;
+            row.reserve(view.size());
+            for (const auto& column : view) {
+                row.push_back(column ? Value(std::string(*column)) : Value());
+            }
+            out.rows.push_back(std::move(row));
+        });
+        out.changed = sqlite3_changes(m_db);
+        return out;
+    }
+
+    void for_each_row(const std::string& sql, const std::vector<Value>& params,
+                      const std::function<void(const RowView&)>& each) override {
         sqlite3_stmt* stmt = prepared(sql);
         sqlite3_reset(stmt);
         sqlite3_clear_bindings(stmt);
@@ -58,28 +76,43 @@ public:
                                      : sqlite3_bind_null(stmt, at);
             check(rc, sql);
         }
-        QueryResult out;
+        // The statement is reset however this ends: a callback that throws leaves no read open.
+        struct Reset {
+            sqlite3_stmt* stmt;
+            ~Reset() { sqlite3_reset(stmt); }
+        } reset{stmt};
+        RowView row;
+        std::vector<std::array<char, 32>> numbers;
         for (;;) {
             const int rc = sqlite3_step(stmt);
             if (rc == SQLITE_DONE) {
                 break;
             }
             if (rc != SQLITE_ROW) {
-                sqlite3_reset(stmt);
                 check(rc, sql);
             }
-            Row row;
             const int n = sqlite3_column_count(stmt);
+            row.assign(static_cast<std::size_t>(n), std::nullopt);
+            numbers.resize(static_cast<std::size_t>(n));
             for (int c = 0; c < n; ++c) {
+                if (sqlite3_column_type(stmt, c) == SQLITE_FLOAT) {
+                    // SQLite's own text of a REAL has 15 digits; the shortest text that reads back
+                    // as the same double keeps every figure exact, as PostgreSQL's does.
+                    auto& buffer = numbers[static_cast<std::size_t>(c)];
+                    const auto end =
+                        std::to_chars(buffer.data(), buffer.data() + buffer.size(), sqlite3_column_double(stmt, c)).ptr;
+                    row[static_cast<std::size_t>(c)] =
+                        std::string_view(buffer.data(), static_cast<std::size_t>(end - buffer.data()));
+                    continue;
+                }
                 const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
-                row.push_back(text ? Value(std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, c))))
-                                   : Value());
+                if (text != nullptr) {
+                    row[static_cast<std::size_t>(c)] =
+                        std::string_view(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, c)));
+                }
             }
-            out.rows.push_back(std::move(row));
+            each(row);
         }
-        out.changed = sqlite3_changes(m_db);
-        sqlite3_reset(stmt);
-        return out;
     }
 
 private:

@@ -12,6 +12,7 @@ import copy
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -83,7 +84,88 @@ def main():
         one = subprocess.run([gpuconform, "store", "drift", "--store", store, "--host", "node00"],
                              capture_output=True, text=True)
         assert one.returncode == 0 and json.loads(one.stdout) == [], f"node00 named as drifting: {one.stdout}"
-        print(f"drift: {sorted(drifting)}; named {sorted(named)}, driver shifts {len(found['driver_shifts'])} figures 13 -> 14: as planted")
+        page_declines(gpuconform, store, work)
+        noisy_fleet_drift(gpuconform, work)
+        frozen = freeze_and_judge(gpuconform, store, work, found)
+        print(f"drift: {sorted(drifting)}; named {sorted(named)}, driver shifts {len(found['driver_shifts'])} "
+              f"figures 13 -> 14: as planted; frozen into a profile of {frozen} baselines, the same named by it")
+
+
+def noisy_fleet_drift(gpuconform, work):
+    """200 nodes over 21 nights with 3 % night-to-night noise (reports/tools/gen_reports.py), every
+    25th node falling 1 % a night: `store drift` names those 8 and none of the 192 others. Judged
+    one series at a time, 2 of the 192 were named by chance in two of three generated fleets."""
+    fleet = os.path.join(work, "noisy")
+    gen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "gen_reports.py")
+    subprocess.run([sys.executable, gen, "--count", "200", "--nights", "21", "--drift-every", "25", "--indent", "0",
+                    "--seed", "1", "--out", fleet], check=True)
+    store = os.path.join(work, "noisy.sqlite")
+    subprocess.run([gpuconform, "store", "ingest", "-q", "--store", store, fleet], check=True)
+    out = subprocess.run([gpuconform, "store", "drift", "--store", store, "--nights", "30"],
+                         capture_output=True, text=True)
+    assert out.returncode == 1, f"drift exit {out.returncode}: {out.stderr}"
+    named = {d["host"] for d in json.loads(out.stdout)}
+    planted = {h for h in named if int(h[-6:]) % 25 == 24}
+    assert len(planted) == 8 and named == planted, f"named {sorted(named - planted)} beside {len(planted)} of 8"
+
+
+def page_declines(gpuconform, store, work):
+    """`matrix --store --drift -f html`: the fleet page's slow declines name the drifting node, with a
+    chart of its nights and trend, and no other node; without --store the option is refused."""
+    page = os.path.join(work, "page.html")
+    out = subprocess.run([gpuconform, "matrix", "--store", store, "--drift", "-f", "html", "-o", page],
+                         capture_output=True, text=True)
+    assert out.returncode in (0, 1), f"matrix --drift exit {out.returncode}: {out.stderr}"
+    html = open(page).read()
+    start = html.index("<h2>Slow declines</h2>")
+    section = html[start:html.index("<h2>", start + 1)]
+    rows = re.findall(r"<tr><td>(node\d+)</td>", section)
+    assert rows and set(rows) == {DRIFT_NODE}, f"the page's declines name {sorted(set(rows))}"
+    assert section.count('<svg class="chart decline"') == len(rows) and 'class="trend"' in section
+    refused = subprocess.run([gpuconform, "matrix", work, "--drift", "-f", "html"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "--drift" in refused.stderr, refused.stderr
+
+
+def outlier_keys(found):
+    return {(o["host"], o["device"], o["check"], o["name"]) for o in found["group_outliers"]}
+
+
+def freeze_and_judge(gpuconform, store, work, learned):
+    """The baselines learned before the last night, frozen into a profile: `profile --profile` takes
+    the file, and `store outliers --profile` names what the learned baselines named."""
+    last_day = f"2026-11-{NIGHTS:02d}"
+    frozen = os.path.join(work, "frozen.yaml")
+    out = subprocess.run([gpuconform, "store", "baselines", "--store", store, "--until", last_day, "--min-runs", "20",
+                          "--export-profile", frozen], capture_output=True, text=True)
+    assert out.returncode == 0 and "wrote " in out.stdout, f"export exit {out.returncode}: {out.stderr}"
+    text = open(frozen).read()
+    assert text.startswith("# gpuconform baselines") and "min_runs: 20" in text, text[:300]
+    checked = subprocess.run([gpuconform, "profile", "--profile", frozen], capture_output=True, text=True)
+    assert checked.returncode == 0, f"the run's profile reader refused the export: {checked.stderr}"
+    judged = subprocess.run([gpuconform, "store", "outliers", "--store", store, "--last-night", "--profile", frozen],
+                            capture_output=True, text=True)
+    assert judged.returncode == 1, f"exit {judged.returncode}: {judged.stderr}"
+    by_frozen = json.loads(judged.stdout)
+    assert by_frozen["settings"]["baselines"].startswith("frozen") and by_frozen["settings"]["min_runs"] == 20
+    assert outlier_keys(by_frozen) == outlier_keys(learned), \
+        f"frozen named {sorted(outlier_keys(by_frozen))}, learned {sorted(outlier_keys(learned))}"
+    assert by_frozen["sibling_outliers"] == learned["sibling_outliers"]
+    # The file's min_runs is the profile minimum: above every baseline's runs, nothing is judged.
+    strict = os.path.join(work, "strict.yaml")
+    open(strict, "w").write(text.replace("min_runs: 20", "min_runs: 1000"))
+    judged = subprocess.run([gpuconform, "store", "outliers", "--store", store, "--last-night", "--profile", strict],
+                            capture_output=True, text=True)
+    none = json.loads(judged.stdout)
+    assert none["group_outliers"] == [] and none["not_judged"] and none["settings"]["min_runs"] == 1000, judged.stdout
+    # A hand-edited file that is wrong is refused with its line, by both readers.
+    broken = os.path.join(work, "broken.yaml")
+    open(broken, "w").write(text.replace('direction: "higher"', 'direction: "sideways"', 1))
+    for cmd in (["profile", "--profile", broken],
+                ["store", "outliers", "--store", store, "--last-night", "--profile", broken]):
+        bad = subprocess.run([gpuconform, *cmd], capture_output=True, text=True)
+        assert bad.returncode == 2 and "broken.yaml:" in bad.stderr and "sideways" in bad.stderr, \
+            f"{cmd[0]}: exit {bad.returncode}: {bad.stderr}"
+    return text.count("check: ")
 
 
 if __name__ == "__main__":

@@ -49,7 +49,15 @@ out="$("$bin" store ingest --store "$store" "$samples" 2>"$work/err")"; rc=$?
 expect_eq "$rc" 0 "first ingest exit status"; expect_eq "$out" "stored $n_samples, already stored 0, rejected 0" "first ingest"
 out="$("$bin" store ingest --store "$store" "$samples" 2>&1)"; rc=$?
 expect_eq "$rc" 0 "second ingest exit status"; expect_eq "$out" "stored 0, already stored $n_samples, rejected 0" "second ingest"
-expect_eq "$("$bin" store info --store "$store" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["schema_version"])')" 2 "schema version"
+expect_eq "$("$bin" store info --store "$store" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["schema_version"])')" 3 "schema version"
+if [ "$engine" = postgresql ]; then
+    # Migration 3: the reports compressed with lz4 where the server was built with it (Debian's is).
+    lz4="$(pg_cluster_as "$PG_BIN/psql" -h "$PG_DIR" -U gpuconform -d postgres -Atc \
+        "SELECT attcompression FROM pg_attribute WHERE attrelid = 'runs'::regclass AND attname = 'report'")"
+    if ldd "$PG_BIN/postgres" | grep -q liblz4; then
+        expect_eq "$lz4" l "the report column's compression (l: lz4)"
+    fi
+fi
 
 # The same views from the store as from the files: output and exit status.
 same_view() {  # $1: what; then the matrix arguments after the input
@@ -110,6 +118,27 @@ check_window 2026-11-29 2026-12-01T00:00:00Z 0
 check_window "" "" 1
 check_window "" 2026-12-01 1
 files=("$samples") window=()
+
+# Baselines (a streamed read of every figure): the same from this store as from an SQLite store of
+# the same reports, each figure within the text round trip of a double (SQLite renders 15 digits).
+"$bin" store ingest -q --store "$work/reference.sqlite" "$samples" >/dev/null 2>&1 || fail "reference ingest"
+"$bin" store baselines --store "$store" >"$work/baselines.json" 2>"$work/baselines.err" || fail "store baselines: $(cat "$work/baselines.err")"
+"$bin" store baselines --store "$work/reference.sqlite" >"$work/reference.json" 2>&1 || fail "reference baselines"
+/usr/bin/python3 - "$work/baselines.json" "$work/reference.json" <<'PY' || fail "baselines differ from the SQLite store's"
+import json, math, sys
+got, want = (json.load(open(p)) for p in sys.argv[1:3])
+assert want and len(got) == len(want), (len(got), len(want))
+def same(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+bad = [(g, w) for g, w in zip(got, want) if not same(g, w)]
+assert not bad, bad[:2]
+PY
 
 # diff from the store: two windows, each against the same reports as folders of files.
 same_diff() {  # $1 base window, $2 new window (FROM..UNTIL)
