@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "matrix.hpp"
-#include "rollup_cli.hpp"
+#include "store_query.hpp"
 #include "tolerance.hpp"
 
 namespace gpuconform {

@@ -502,4 +502,86 @@ std::string trend_charts_html(const ReportSet& set) {
     return out.empty() ? "<p class=\"muted\">No host with two or more runs carrying GB/s measurements.</p>\n" : out;
 }
 
+namespace {
+// A declining figure's nightly values, zoomed to their own range (a 1 % a night slide is flat on a
+// chart from zero), with the Theil-Sen trend line dashed over them.
+std::string decline_svg(const nlohmann::json& d) {
+    constexpr double w = 360, h = 120, left = 56, right = 12, top = 10, bottom = 22;
+    std::vector<std::pair<std::string, double>> points;
+    for (const auto& p : d.value("series", nlohmann::json::array())) {
+        if (p.is_object() && p.contains("value") && p["value"].is_number()) {
+            points.emplace_back(p.value("started", ""), p["value"].get<double>());
+        }
+    }
+    if (points.size() < 2) {
+        return "";
+    }
+    const double first_trend = d.value("trend_first", points.front().second);
+    const double last_trend = d.value("trend_last", points.back().second);
+    double lo = std::min(first_trend, last_trend), hi = std::max(first_trend, last_trend);
+    for (const auto& p : points) {
+        lo = std::min(lo, p.second);
+        hi = std::max(hi, p.second);
+    }
+    const double pad = std::max((hi - lo) * 0.1, std::fabs(hi) * 1e-3 + 1e-12);
+    lo -= pad;
+    hi += pad;
+    const auto x = [&](std::size_t k) {
+        return left + static_cast<double>(k) / static_cast<double>(points.size() - 1) * (w - left - right);
+    };
+    const auto y = [&](double v) { return top + (hi - v) / (hi - lo) * (h - top - bottom); };
+    const std::string unit = xml_escape(d.value("unit", ""));
+    std::string svg = fmt::format("<svg class=\"chart decline\" width=\"{}\" height=\"{}\" role=\"img\">", w, h);
+    svg += fmt::format("<text x=\"2\" y=\"{:.1f}\">{:.4g}</text><text x=\"2\" y=\"{:.1f}\">{:.4g}</text>", top + 8, hi,
+                       h - bottom, lo);
+    std::string pts;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        pts += fmt::format("{:.1f},{:.1f} ", x(k), y(points[k].second));
+        svg += fmt::format(
+            "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.2\" fill=\"{}\"><title>{}: {:.4g} {}</title></circle>", x(k),
+            y(points[k].second), colour_of(0), xml_escape(points[k].first), points[k].second, unit);
+    }
+    svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" points=\"{}\"/>", colour_of(0), pts);
+    svg += fmt::format(
+        "<line class=\"trend\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+        "stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>",
+        x(0), y(first_trend), x(points.size() - 1), y(last_trend), colour_of(1));
+    svg += fmt::format("<text x=\"{}\" y=\"{}\">{} nights, oldest left; dashed: the trend ({})</text></svg>", left,
+                       h - 4, points.size(), unit);
+    return svg;
+}
+}  // namespace
+
+std::string declines_html(const nlohmann::json& declines) {
+    constexpr std::size_t k_max_decline_charts = 50;
+    if (!declines.is_array() || declines.empty()) {
+        return "<p>No node's key figure declined steadily over its last nights (as <code>gpuconform store "
+               "drift</code> judges).</p>\n";
+    }
+    std::string out = fmt::format(
+        "<p>{} figure(s) of nodes whose nightly value fell steadily under unchanged software, before any one night "
+        "crossed a threshold (<code>gpuconform store drift</code>: Theil-Sen trend, at least 5 % over the window, "
+        "beyond 3 residual spreads, steadier than chance makes any of the series judged together).</p>\n<table "
+        "class=\"declines\"><thead><tr><th>node</th>"
+        "<th>figure</th><th>nights</th><th>decline</th><th>per night</th><th>first → last</th><th>chart</th></tr>"
+        "</thead><tbody>\n",
+        declines.size());
+    std::size_t charts = 0;
+    for (const auto& d : declines) {
+        if (!d.is_object()) {
+            continue;
+        }
+        const std::string unit = xml_escape(d.value("unit", ""));
+        const std::string chart = charts < k_max_decline_charts ? decline_svg(d) : "";
+        charts += chart.empty() ? 0 : 1;
+        out += fmt::format(
+            "<tr><td>{}</td><td>{} {}</td><td>{}</td><td>{:.1f} %</td><td>{:+.2f} %</td><td>{:.4g} → {:.4g} {}</td>"
+            "<td>{}</td></tr>\n",
+            xml_escape(d.value("host", "")), xml_escape(d.value("check", "")), xml_escape(d.value("name", "")),
+            d.value("nights", 0), 100.0 * d.value("decline", 0.0), 100.0 * d.value("relative_per_night", 0.0),
+            d.value("first", 0.0), d.value("last", 0.0), unit, chart.empty() ? "(not drawn)" : chart);
+    }
+    return out + "</tbody></table>\n";
+}
+
 }  // namespace gpuconform

@@ -11,15 +11,6 @@ namespace gpuconform {
 
 std::uint32_t Cell::total() const { return std::accumulate(counts.begin(), counts.end(), 0u); }
 
-Status status_at_severity(int severity) {
-    for (const Status s : {Status::Pass, Status::Info, Status::Skip, Status::Warn, Status::Fail, Status::Error}) {
-        if (gpuconform::severity(s) == severity) {
-            return s;
-        }
-    }
-    return Status::Error;
-}
-
 Status Cell::worst() const {
     for (int sev = static_cast<int>(k_status_count) - 1; sev > 0; --sev) {
         if (counts[sev] > 0) {

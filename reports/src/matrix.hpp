@@ -43,7 +43,6 @@ struct Matrix {
     bool any_failing() const;  // some cell's worst status is fail or error
 };
 
-Status status_at_severity(int severity);
 std::vector<GroupKey> parse_group_keys(const std::string& csv);  // throws std::invalid_argument
 inline const std::vector<GroupKey> k_default_group_keys{GroupKey::Distro, GroupKey::Gpu};
 

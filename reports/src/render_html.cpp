@@ -321,6 +321,9 @@ std::string render_html(const Matrix& m, const ReportSet& set) {
     body += rejected_inputs_html(m.rejected);
     body += "<h2>Root causes</h2>\n" + causes_html(f);
     body += "<h2>Nodes that fail or are inconclusive</h2>\n" + node_table_html(f, set, false);
+    if (!set.declines.is_null()) {
+        body += "<h2>Slow declines</h2>\n" + declines_html(set.declines);
+    }
     body += "<h2>Matrix</h2>\n" + filters_html(m, has_problem_cell(m)) + matrix_html(m, set);
     body += "<h2>Bandwidth against transfer size</h2>\n" + bandwidth_charts_html(m, set);
     body += "<h2>Copy/compute overlap</h2>\n" + overlap_charts_html(set);

@@ -43,6 +43,9 @@ std::string overlap_charts_html(const ReportSet& set);
 std::string sibling_charts_html(const ReportSet& set);
 // Key figures over several runs of one host (nightly runs), in run order.
 std::string trend_charts_html(const ReportSet& set);
+// The store's slow declines (ReportSet::declines): one row and a small chart of the nightly
+// values and their trend line per node and figure.
+std::string declines_html(const nlohmann::json& declines);
 
 // "1, 2, 5 × 10^k" step that splits [0, top] into about `ticks` intervals.
 double nice_step(double top, int ticks);

@@ -78,6 +78,9 @@ struct ReportSet {
     StringTable measures;
     std::vector<GroupValues> group_values;
     std::size_t files_seen = 0;
+    // Read from a results store with ReadOptions::declines: its slow declines per node and key
+    // figure (`store drift`'s array); null otherwise.
+    nlohmann::json declines;
 
     const GroupValues& groups_of(const RunEntry& r) const { return group_values[r.groups]; }
 };
@@ -87,6 +90,7 @@ struct ReadOptions {
     std::size_t detail_runs = 0;  // keep drill-down detail for the first this-many runs
     unsigned threads = 0;         // 0: one per core
     bool problems = false;        // keep summaries, disturbances and causes of non-pass runs
+    bool declines = false;        // from a store: its slow declines too (ReportSet::declines)
 };
 
 // Strings as one interned key that splits back exactly whatever bytes they hold: each as its

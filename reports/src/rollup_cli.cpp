@@ -59,6 +59,7 @@ struct MatrixOptions {
     std::string output;
     unsigned threads = 0;
     bool only_problems = false;
+    bool drift = false;  // the fleet page from a store adds its slow declines
 };
 
 bool problem_cell(const Cell& c) { return c.total() > 0 && severity(c.worst()) >= severity(Status::Warn); }
@@ -125,6 +126,11 @@ int run_matrix(const MatrixOptions& o, const StoreReader& read_store) {
     // The acceptance record is kept whole: it lists every node, whatever its verdict.
     const bool acceptance = by == std::vector<GroupKey>{GroupKey::Host};
     const bool record = acceptance && (o.format == "terminal" || o.format == "csv" || o.format == "html");
+    if (o.drift && (o.store.location.empty() || o.format != "html" || acceptance)) {
+        std::cerr << "gpuconform matrix: --drift adds the store's slow declines to the fleet page: it needs --store "
+                     "and -f html, and is not part of the acceptance record (--by host)\n";
+        return 2;
+    }
     if (o.only_problems && record) {
         std::cerr << "gpuconform matrix: --only-problems does not apply to the acceptance record (--by host as "
                      "terminal, csv or html), which lists every node\n";
@@ -135,6 +141,7 @@ int run_matrix(const MatrixOptions& o, const StoreReader& read_store) {
     read.measurements = o.format == "html" || o.format == "prometheus";
     read.detail_runs = o.format == "html" ? k_html_detail_runs : 0;
     read.problems = o.format != "prometheus" && o.format != "junit";
+    read.declines = o.drift;
     ReportSet set;
     if (o.store.location.empty()) {
         set = read_reports(o.inputs, read);
@@ -254,6 +261,9 @@ void add_matrix(CLI::App& app, int& exit_code, bool run, const StoreReader& stor
         ->capture_default_str();
     cmd->add_option("-o,--output", o->output, "write here instead of stdout");
     cmd->add_option("-j,--threads", o->threads, "parser threads (default: one per core)");
+    cmd->add_flag("--drift", o->drift,
+                  "with --store and -f html: the fleet page adds each node's slow declines over the store's last 30 "
+                  "nights (as `store drift`), a chart per declining figure");
     cmd->add_flag("--only-problems", o->only_problems,
                   "keep only the checks and groups with a warn, fail or error cell (not for the acceptance record)");
     cmd->footer(k_exit_help);

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "matrix.hpp"
 #include "report_fields.hpp"
+#include "report_set.hpp"
 
 namespace gpuconform {
 

@@ -7,8 +7,10 @@ mismatch, rare crashes), so the matrix and diff have something to find. Determin
 
     python3 reports/tools/gen_reports.py --count 10000 --out /tmp/reports
     python3 reports/tools/gen_reports.py --count 3 --out /tmp/bad --bad   # adds broken files
+    python3 reports/tools/gen_reports.py --count 100 --nights 90 --drift-every 50 --out /tmp/nights
 """
 import argparse
+import datetime
 import copy
 import json
 import os
@@ -87,7 +89,7 @@ def device_results(gpu, distro, rng):
                 rem = "pinned copies must return early; check CUDA_LAUNCH_BLOCKING and the driver package"
             ms = [measurement("return_ms", ret, "ms", rng)]
         elif cid == "async.copy.bandwidth":
-            status = "info"
+            status = "pass"  # as the real check ends: its figures judged against the link
             slow = 0.8 if debian13_regression else 1.0
             ms = bandwidth(peak * slow, rng)
             summary = f"pinned H2D {ms[4]['value']:.1f} GB/s at 256 MiB"
@@ -118,7 +120,9 @@ def framework_results(gpu, rng):
     return out
 
 
-def report(i, rng):
+def report(i, rng, night=None, decline=1.0):
+    """Report i; with `night`, that night of node i's nightly history (its own run id and start),
+    every GB/s figure scaled by `decline` (a slow drift)."""
     distro = DISTROS[i % len(DISTROS)]
     no_gpu = i % 97 == 0
     gpu = GPUS[(i // len(DISTROS)) % len(GPUS)]
@@ -143,7 +147,13 @@ def report(i, rng):
     else:
         for cid in RUNTIME_CHECKS:
             results.append(result(cid, gpu[2], None if cid in ("runtime.load", "runtime.driver_compat") else 0, rng=rng))
-        results += device_results(gpu, distro, rng)
+        device = device_results(gpu, distro, rng)
+        for r in device:
+            for m in r["measurements"]:
+                if m["unit"] == "GB/s" and decline != 1.0:
+                    for k in ("value", "min", "max"):
+                        m[k] = round(m[k] * decline, 4)
+        results += device
         results += framework_results(gpu, rng)
     counts = {s: sum(r["status"] == s for r in results) for s in ("pass", "fail", "warn", "skip", "error", "info")}
     counts["verdict"] = "fail" if counts["fail"] or counts["error"] else "pass"
@@ -153,7 +163,8 @@ def report(i, rng):
     return {
         "schema": "gpuconform-report", "schema_version": "1.0",
         "tool": {"name": "gpuconform", "version": "0.1.0"},
-        "run": {"id": f"synthetic-{i:08d}", "started": "2026-11-29T10:00:00Z", "finished": "2026-11-29T10:01:00Z",
+        "run": {"id": f"synthetic-{i:08d}" + ("" if night is None else f"-n{night:03d}"),
+                "started": night_start(night), "finished": night_start(night).replace(":00:00Z", ":01:00Z"),
                 "duration_s": 60.0, "command_line": ["gpuconform", "run"], "interrupted": False,
                 "exit_status": 1 if counts["verdict"] == "fail" else 0},
         "environment": {
@@ -181,6 +192,14 @@ def report(i, rng):
     }
 
 
+def night_start(night):
+    """2026-11-29T10:00:00Z for a single report; night k of a history: k days after 2026-09-01, 02:00 UTC."""
+    if night is None:
+        return "2026-11-29T10:00:00Z"
+    day = datetime.date(2026, 9, 1) + datetime.timedelta(days=night)
+    return f"{day.isoformat()}T02:00:00Z"
+
+
 def write_bad(out):
     bad = os.path.join(out, "bad")
     os.makedirs(bad, exist_ok=True)
@@ -205,8 +224,22 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bad", action="store_true", help="also write empty, truncated, non-JSON, v2 and duplicate files")
     ap.add_argument("--indent", type=int, default=2, help="JSON indent (gpuconform run writes 2)")
+    ap.add_argument("--nights", type=int, default=0,
+                    help="write each of the COUNT nodes' nightly history of this many nights (OUT/night-NNN/...)")
+    ap.add_argument("--drift-every", type=int, default=0,
+                    help="with --nights: every K-th node's GB/s figures fall 1 %% a night (a slow drift)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    if args.nights > 0:
+        for night in range(args.nights):
+            folder = os.path.join(args.out, f"night-{night:03d}")
+            os.makedirs(folder, exist_ok=True)
+            for i in range(args.count):
+                drifting = args.drift_every > 0 and i % args.drift_every == args.drift_every - 1
+                doc = report(i, rng, night, 0.99 ** night if drifting else 1.0)
+                with open(os.path.join(folder, doc["environment"]["hostname"] + ".json"), "w") as f:
+                    json.dump(doc, f, indent=args.indent or None)
+        return
     for i in range(args.count):
         doc = report(i, rng)
         folder = os.path.join(args.out, f"{doc['environment']['distro']['id']}-{doc['environment']['distro']['version_id']}")
