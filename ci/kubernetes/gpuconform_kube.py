@@ -11,6 +11,10 @@
            back when it would leave more than GPUCONFORM_TAINT_MAX_SHARE (default 0.5) of the
            GPU nodes tainted: the breaker, said in the reason
   render-job NODE VENDOR COUNT   print the Job fanout would create (for offline validation)
+
+The Prometheus text goes to GPUCONFORM_TEXTFILE_DIR on the node (the fanout's environment;
+default /var/lib/gpuconform/textfile, a folder of ours): point node-exporter's textfile collector
+there, or name its folder, which is then mounted as it is and must let uid 65534 write.
   render-marks NODE STATE        print the Node as run leaves it after a verdict (likewise)
 
 The condition follows node-problem-detector's convention: True means the problem is there.
@@ -43,6 +47,9 @@ NAMESPACE = os.environ.get("GPUCONFORM_NAMESPACE", "gpu-ops")
 GPU_RESOURCES = {"nvidia.com/gpu": ("nvidia", "GPUCONFORM_IMAGE_NVIDIA"),
                  "amd.com/gpu": ("amd", "GPUCONFORM_IMAGE_AMD")}
 SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
+# On the node: the reports, and by default the Prometheus text, in a folder of our own.
+HOST_DIR = "/var/lib/gpuconform"
+TEXTFILE_DIR = HOST_DIR + "/textfile"
 
 
 # ---- pure functions: report -> node marks, node -> Job (unit-tested) ----
@@ -133,11 +140,30 @@ def job_name(node_name, night):
     return f"gpuconform-{night}-{safe}-{digest}"
 
 
-def node_job(node_name, vendor, count, image, night, run_args=()):
+def textfile_mount(textfile_dir):
+    """Where the Job writes the Prometheus text: (path in the pod, its own volume or None, chown it).
+
+    A folder under HOST_DIR is ours: reached through the reports volume and handed to the run's
+    user by the init step. Any other (node-exporter's own, say) is the operator's: mounted as it
+    is, never created or taken over; it must already let uid 65534 write (README)."""
+    textfile_dir = os.path.normpath(textfile_dir or TEXTFILE_DIR)
+    if not os.path.isabs(textfile_dir):
+        raise ValueError(f"GPUCONFORM_TEXTFILE_DIR: '{textfile_dir}' is not an absolute path")
+    if textfile_dir.startswith(HOST_DIR + "/"):
+        return "/reports/" + os.path.relpath(textfile_dir, HOST_DIR), None, True
+    return "/textfile", {"name": "textfile", "hostPath": {"path": textfile_dir, "type": "Directory"}}, False
+
+
+def node_job(node_name, vendor, count, image, night, run_args=(), textfile_dir=None):
     """The Job for one node: all its GPUs, only for the run's duration, least privilege."""
     resource = "nvidia.com/gpu" if vendor == "nvidia" else "amd.com/gpu"
     drop_all = {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
                 "capabilities": {"drop": ["ALL"]}}
+    textfile, textfile_volume, ours = textfile_mount(textfile_dir)
+    owned = ["/reports/kubernetes"] + ([textfile] if ours else [])
+    mounts = [{"name": "reports", "mountPath": "/reports"}]
+    if textfile_volume:
+        mounts.append({"name": "textfile", "mountPath": textfile})
     return {
         "apiVersion": "batch/v1", "kind": "Job",
         "metadata": {"name": job_name(node_name, night), "namespace": NAMESPACE,
@@ -162,32 +188,28 @@ def node_job(node_name, vendor, count, image, night, run_args=()):
                                     {"key": TAINT["key"], "operator": "Exists", "effect": "NoSchedule"}],
                     "securityContext": {"runAsNonRoot": True, "runAsUser": 65534, "runAsGroup": 65534,
                                         "seccompProfile": {"type": "RuntimeDefault"}},
-                    # hostPath ignores fsGroup: a root init step with CHOWN only hands the folder over.
+                    # hostPath ignores fsGroup: a root init step with CHOWN only hands our own
+                    # folders over (never one another program owns, such as node-exporter's).
                     "initContainers": [{
                         "name": "report-folder", "image": image,
-                        "command": ["/bin/sh", "-c", "mkdir -p /reports/kubernetes && "
-                                    "chown 65534:65534 /reports/kubernetes /textfile"],
+                        "command": ["/bin/sh", "-c", "mkdir -p " + " ".join(owned) + " && "
+                                    "chown 65534:65534 " + " ".join(owned)],
                         "securityContext": {"runAsUser": 0, "runAsNonRoot": False,
                                             "allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
                                             "capabilities": {"drop": ["ALL"], "add": ["CHOWN"]}},
-                        "volumeMounts": [{"name": "reports", "mountPath": "/reports"},
-                                         {"name": "textfile", "mountPath": "/textfile"}]}],
+                        "volumeMounts": [{"name": "reports", "mountPath": "/reports"}]}],
                     "containers": [{
                         "name": "gpuconform", "image": image,
-                        "args": ["run", "--reports", "/reports/kubernetes", "--textfile", "/textfile",
+                        "args": ["run", "--reports", "/reports/kubernetes", "--textfile", textfile,
                                  "--", *run_args],
                         "env": [{"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}],
                         "resources": {"limits": {resource: count},
                                       "requests": {"cpu": "1", "memory": "2Gi"}},
                         "securityContext": drop_all,
-                        "volumeMounts": [{"name": "reports", "mountPath": "/reports"},
-                                         {"name": "textfile", "mountPath": "/textfile"},
-                                         {"name": "tmp", "mountPath": "/tmp"}]}],
+                        "volumeMounts": [*mounts, {"name": "tmp", "mountPath": "/tmp"}]}],
                     "volumes": [
-                        {"name": "reports", "hostPath": {"path": "/var/lib/gpuconform", "type": "DirectoryOrCreate"}},
-                        # Debian's prometheus-node-exporter reads its textfile collector here.
-                        {"name": "textfile", "hostPath": {"path": "/var/lib/prometheus/node-exporter",
-                                                          "type": "DirectoryOrCreate"}},
+                        {"name": "reports", "hostPath": {"path": HOST_DIR, "type": "DirectoryOrCreate"}},
+                        *([textfile_volume] if textfile_volume else []),
                         {"name": "tmp", "emptyDir": {"sizeLimit": "1Gi"}}],
                 }},
         }}
@@ -201,7 +223,8 @@ def jobs_for_nodes(nodes, images, night, run_args=()):
         for resource, (vendor, image_var) in GPU_RESOURCES.items():
             count = gpu_count(node, resource)
             if name and count > 0 and images.get(image_var):
-                jobs.append(node_job(name, vendor, count, images[image_var], night, run_args))
+                jobs.append(node_job(name, vendor, count, images[image_var], night, run_args,
+                                     images.get("GPUCONFORM_TEXTFILE_DIR")))
     return jobs
 
 
@@ -325,7 +348,11 @@ def cmd_fanout(args):
     night = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d")
     api = Api()
     nodes = api.call("GET", "/api/v1/nodes").get("items", [])
-    jobs = jobs_for_nodes(nodes, os.environ, night, args[1:] if args[:1] == ["--"] else args)
+    try:
+        jobs = jobs_for_nodes(nodes, os.environ, night, args[1:] if args[:1] == ["--"] else args)
+    except ValueError as e:
+        print(f"gpuconform_kube: {e}", file=sys.stderr)
+        return 2
     created = failed = 0
     for job in jobs:
         try:

@@ -202,6 +202,38 @@ def test_job_runs_unprivileged_with_the_node_name_from_the_downward_api():
     assert job["spec"]["backoffLimit"] == 0 and job["spec"]["activeDeadlineSeconds"] > 0
 
 
+def host_paths(pod):
+    return sorted(v["hostPath"]["path"] for v in pod["volumes"] if "hostPath" in v)
+
+
+def test_job_takes_over_only_folders_of_its_own():
+    # By default the Prometheus text goes to a folder of ours, reached through the reports volume.
+    pod = kube.node_job("n", "nvidia", 1, "img", "20261201")["spec"]["template"]["spec"]
+    (init,) = pod["initContainers"]
+    assert host_paths(pod) == ["/var/lib/gpuconform"]
+    assert init["command"][-1] == ("mkdir -p /reports/kubernetes /reports/textfile && "
+                                   "chown 65534:65534 /reports/kubernetes /reports/textfile")
+    assert pod["containers"][0]["args"][:5] == ["run", "--reports", "/reports/kubernetes", "--textfile",
+                                                "/reports/textfile"]
+    # node-exporter's folder, when named, is mounted as it is: not created, not chowned.
+    pod = kube.node_job("n", "nvidia", 1, "img", "20261201", (),
+                        "/var/lib/prometheus/node-exporter/")["spec"]["template"]["spec"]
+    (init,) = pod["initContainers"]
+    assert host_paths(pod) == ["/var/lib/gpuconform", "/var/lib/prometheus/node-exporter"]
+    assert {"name": "textfile", "hostPath": {"path": "/var/lib/prometheus/node-exporter", "type": "Directory"}} \
+        in pod["volumes"]
+    assert "textfile" not in init["command"][-1] and "node-exporter" not in init["command"][-1]
+    assert [m["name"] for m in init["volumeMounts"]] == ["reports"]
+    assert {"name": "textfile", "mountPath": "/textfile"} in pod["containers"][0]["volumeMounts"]
+    # The fan-out reads the folder from its environment; a relative one is refused.
+    nodes = [node("h200-1", **{"nvidia.com/gpu": "8"})]
+    (job,) = kube.jobs_for_nodes(nodes, {"GPUCONFORM_IMAGE_NVIDIA": "img/nv",
+                                         "GPUCONFORM_TEXTFILE_DIR": "/srv/metrics"}, "20261201")
+    assert "/srv/metrics" in host_paths(job["spec"]["template"]["spec"])
+    with pytest.raises(ValueError, match="not an absolute path"):
+        kube.node_job("n", "nvidia", 1, "img", "20261201", (), "metrics")
+
+
 def test_gpu_count_ignores_what_is_not_a_whole_number():
     assert kube.gpu_count(node("n", **{"nvidia.com/gpu": "8"}), "nvidia.com/gpu") == 8
     assert kube.gpu_count(node("n", **{"nvidia.com/gpu": "500m"}), "nvidia.com/gpu") == 0
