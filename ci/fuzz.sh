@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Bounded libFuzzer runs over the report, profile and tolerance readers and the command line,
-# seeded with the real samples and the committed corpus (native_tests/fuzz/README.md). A crash
-# fails the script and leaves its input under build-fuzz/crashes/; commit it to
-# native_tests/fuzz/corpus/<harness>/ so ctest replays it forever.
+# Bounded libFuzzer runs over the report reader, the roll-up, the profile and tolerance readers and
+# the command line, seeded with the real samples and the committed corpus
+# (native_tests/fuzz/README.md). A crash fails the script and leaves its input under
+# build-fuzz/crashes/; commit it to native_tests/fuzz/corpus/<harness>/ so ctest replays it forever.
 # Usage: ci/fuzz.sh [S, default 30]. The run takes 2*S seconds in all (what it took when there
 # were two harnesses of S seconds each), shared evenly by the harnesses, so adding one never
 # lengthens CI.
@@ -15,10 +15,14 @@ launcher=()
 if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"  # another clone of the same tree reuses the cache
+    # A debug build hashes its working folder (where the debug information says it was built);
+    # left out, a clone elsewhere (each CI checkout) reuses the cache too. A crash's stack trace
+    # still names each file relative to the source.
+    export CCACHE_NOHASHDIR=1
 fi
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
     -DGPUCONFORM_FUZZ=ON -DGPUCONFORM_CUDA=OFF -DGPUCONFORM_HIP=OFF >/dev/null
-harnesses=(report profile tolerance command_line)
+harnesses=(report matrix profile tolerance command_line)
 per_harness=$(( seconds * 2 / ${#harnesses[@]} ))
 [ "$per_harness" -ge 1 ] || per_harness=1
 cmake --build "$build" -j "$(nproc)" --target "${harnesses[@]/#/fuzz_}" >/dev/null
@@ -27,7 +31,7 @@ status=0
 for harness in "${harnesses[@]}"; do
     seeds=(native_tests/fuzz/corpus/$harness)
     case $harness in
-        report) seeds+=(reports/samples native_tests/data/reports) ;;
+        report | matrix) seeds+=(reports/samples native_tests/data/reports) ;;
         profile) seeds+=(probes/profiles) ;;
     esac
     work="$build/corpus-$harness"

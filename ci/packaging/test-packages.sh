@@ -20,41 +20,44 @@ out="${GPUCONFORM_PKG_OUT:-$src/build/packages}"
 mirror="${GPUCONFORM_PKG_MIRROR:-http://deb.debian.org/debian}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 work="$(mktemp -d /var/tmp/gpuconform-pkg.XXXXXX)"
+export GPUCONFORM_PKG_BASES="$work/bases"  # each suite bootstrapped once (roots.sh), here and in test-repository.sh
 # shellcheck source=roots.sh
 . "$here/roots.sh"
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
+# The packages ship stripped binaries (CPACK_STRIP_FILES), so a Release build: no debug
+# information to record the build folder, and the same flags as the test build (ci/bootstrap.sh).
 build_args() {
     local release="$1" unitdir="$2" hip="$3" launcher="${4:-}"
-    # No -Werror in a package build: a newer compiler's new warning must not stop a distro build.
-    echo "-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr -DGPUCONFORM_TESTS=OFF -DGPUCONFORM_WERROR=OFF" \
+    echo "-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr -DGPUCONFORM_TESTS=OFF" \
          "-DGPUCONFORM_PACKAGE_RELEASE=$release -DGPUCONFORM_SYSTEMD_UNIT_DIR=$unitdir" \
          "-DGPUCONFORM_HIP=$hip -DGPUCONFORM_CUDA=AUTO" \
          ${launcher:+"-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher -DCMAKE_CUDA_COMPILER_LAUNCHER=$launcher"}
 }
 
-# A compiler cache makes the second build of an unchanged file free; a package build is still a
-# build from an empty folder. The folders are fixed (not under the temporary $work) and paths are
-# taken relative to the source, because debug information records the build folder.
-ccache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/gpuconform/ccache-packages"
-
-# Debian 12 on this host: the host's own toolchain and libraries are Debian 12's.
+# Debian 12 on this host: the host's own toolchain and libraries are Debian 12's. The build folder
+# is new and sits beside the test build's (build/), at the same depth: ccache takes paths relative
+# to the source (CCACHE_BASEDIR, as ci/bootstrap.sh sets it), so every object the test build of this
+# checkout compiled with the same flags comes from the cache, and the packages still come from a
+# build of their own. -Werror follows the same default as the test build (on under CI): this host's
+# compiler is the one that build ran.
 build_bookworm() {
     local dest="$1" hip=OFF
     grep -q '^VERSION_ID="12"' /etc/os-release || fail "the Debian 12 packages are built on a Debian 12 host"
     command -v hipcc >/dev/null 2>&1 && hip=ON
-    local build="$src/build/package-bookworm" launcher=""
+    local build="$src/build-package-bookworm" launcher=""
     command -v ccache >/dev/null 2>&1 && launcher=ccache
     say "building the Debian 12 packages here (HIP module: $hip${launcher:+, through ccache})"
     rm -rf "$build"
     # shellcheck disable=SC2046
-    CCACHE_DIR="$ccache_dir" CCACHE_BASEDIR="$src" cmake -S "$src" -B "$build" \
+    CCACHE_BASEDIR="$src" cmake -S "$src" -B "$build" \
         $(build_args "1~deb12" /lib/systemd/system "$hip" "$launcher") >"$dest/build.log" 2>&1
-    CCACHE_DIR="$ccache_dir" CCACHE_BASEDIR="$src" CCACHE_MAXSIZE=2G cmake --build "$build" -j "$jobs" >>"$dest/build.log" 2>&1 \
+    CCACHE_BASEDIR="$src" cmake --build "$build" -j "$jobs" >>"$dest/build.log" 2>&1 \
         || { tail -30 "$dest/build.log"; fail "build"; }
     (cd "$build" && cpack -G DEB >>"$dest/build.log" 2>&1) || { tail -30 "$dest/build.log"; fail "cpack"; }
     cp "$build"/*.deb "$dest/"
+    rm -rf "$build"
 }
 
 # Debian 13 in its own root, from a copy of the tracked source files.
@@ -70,15 +73,18 @@ build_trixie() {
     in_root "$root" sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends \
         g++ cmake make ccache file dpkg-dev nlohmann-json3-dev libcli11-dev libfmt-dev libyaml-cpp-dev libsimdjson-dev libsqlite3-dev libpq-dev $extra" \
         >"$dest/build.log" 2>&1 || { tail -30 "$dest/build.log"; fail "build dependencies"; }
-    mkdir -p "$root/src" "$root/ccache" "$ccache_dir-trixie"
-    mount --bind "$ccache_dir-trixie" "$root/ccache"
+    # The root's own compiler cache, kept across runs: its source is always /src, so it serves
+    # every checkout.
+    local cache="${XDG_CACHE_HOME:-$HOME/.cache}/gpuconform/ccache-packages-trixie"
+    mkdir -p "$root/src" "$root/ccache" "$cache"
+    mount --bind "$cache" "$root/ccache"
     mounted+=("$root/ccache")
     git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp --no-dereference --parents -t "$root/src")  # test data holds symlinks, as sysfs does
     say "building the Debian 13 packages in the trixie root"
     # The copy has no .git, so the commit for `gpuconform version` comes from here.
     # shellcheck disable=SC2046
     in_root "$root" sh -c "export CCACHE_DIR=/ccache CCACHE_BASEDIR=/src CCACHE_MAXSIZE=2G; \
-        cmake -S /src -B /src/build $(build_args "1~deb13" /usr/lib/systemd/system "$hip" ccache) \
+        cmake -S /src -B /src/build $(build_args "1~deb13" /usr/lib/systemd/system "$hip" ccache) -DGPUCONFORM_WERROR=OFF \
         -DGPUCONFORM_GIT_DESCRIBE=$(git -C "$src" describe --always --dirty --abbrev=12) \
         && cmake --build /src/build -j $jobs && cd /src/build && cpack -G DEB" >>"$dest/build.log" 2>&1 \
         || { tail -30 "$dest/build.log"; fail "build in the trixie root"; }
