@@ -2,6 +2,7 @@
 // change a check's outcome are named in its result instead of the install being blamed.
 #include <gtest/gtest.h>
 
+#include "core/check.hpp"
 #include "runner/causes.hpp"
 #include "runtime/runtime_common.hpp"
 
@@ -115,6 +116,33 @@ TEST(Causes, ATimingVariableNamesExactlyTheTimingSensitiveChecks) {
     results[3].facts = nlohmann::json::object();
     attribute_environment(results, env);
     EXPECT_EQ(results[3].attribution, "host");
+}
+
+// The other categories likewise come from the checks' declarations: a variable that serializes
+// work names the checks that rest on asynchrony, one that changes error reporting those that rest
+// on it, an interposer every check that runs on a GPU (the acceptance layer's too), never a host check.
+TEST(Causes, EachVariableCategoryNamesTheChecksThatDeclareIt) {
+    const auto attributed = [](const char* variable, const char* check) {
+        Environment env;
+        env.gpu_env[variable] = "1";
+        std::vector<CheckResult> results{result(check, Status::Fail, "wrong", 0)};
+        attribute_environment(results, env);
+        return results[0].attribution == "host";
+    };
+    for (const auto& def : all_checks()) {
+        if (def.layer == "async") {
+            EXPECT_EQ(attributed("CUDA_LAUNCH_BLOCKING", def.id.c_str()), def.rests_on_asynchrony) << def.id;
+            EXPECT_EQ(attributed("CUDA_ENABLE_COREDUMP_ON_EXCEPTION", def.id.c_str()), def.rests_on_error_reporting)
+                << def.id;
+        }
+    }
+    EXPECT_TRUE(attributed("CUDA_LAUNCH_BLOCKING", "async.launch.returns_early"));
+    EXPECT_TRUE(attributed("CUDA_LAUNCH_BLOCKING", "async.copy.bidirectional"));
+    EXPECT_FALSE(attributed("CUDA_LAUNCH_BLOCKING", "async.copy.bandwidth")) << "a rate, not asynchrony";
+    EXPECT_TRUE(attributed("CUDA_ENABLE_COREDUMP_ON_EXCEPTION", "async.error.deferred"));
+    EXPECT_TRUE(attributed("LD_PRELOAD", "acceptance.memory.pattern_test"));
+    EXPECT_TRUE(attributed("LD_PRELOAD", "runtime.cuda.devices"));
+    EXPECT_FALSE(attributed("LD_PRELOAD", "host.memlock"));
 }
 
 TEST(Causes, PassingResultsExplainNothing) {

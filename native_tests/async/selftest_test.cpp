@@ -21,6 +21,17 @@ void PrintTo(const FaultScenario& s, std::ostream* os) { *os << scenario_name(s)
 
 namespace {
 
+// Two at once from 2 CPUs (115 s against 213 s one at a time); one on a single CPU; at most 8.
+TEST(SelftestJobs, TheDefaultIsHalfTheCpusFromTwoToEight) {
+    EXPECT_EQ(default_selftest_jobs(0), 1);
+    EXPECT_EQ(default_selftest_jobs(1), 1);
+    EXPECT_EQ(default_selftest_jobs(2), 2);
+    EXPECT_EQ(default_selftest_jobs(3), 2);
+    EXPECT_EQ(default_selftest_jobs(6), 3);
+    EXPECT_EQ(default_selftest_jobs(16), 8);
+    EXPECT_EQ(default_selftest_jobs(128), 8);
+}
+
 class FaultCaught : public ::testing::TestWithParam<FaultScenario> {};
 
 std::string join(const std::set<std::string>& s) {
@@ -85,12 +96,43 @@ TEST_P(FaultCaught, TripsExactlyItsChecks) {
 }
 
 TEST(FaultCaught, ConformingSimPassesTheDocumentedRequirements) {
-    const auto out = run_scenario(fault_scenarios().front());
-    int passes = 0;
-    for (const auto& r : out.results) {
-        passes += r.status == Status::Pass ? 1 : 0;
+    // What one conforming simulated GPU cannot judge, and why.
+    const std::map<std::string, std::string> may_skip{
+        {"async.peer.access_matrix", "needs two GPUs"},
+        {"async.peer.copy_bandwidth", "needs two GPUs"},
+        {"async.peer.event_order", "needs two GPUs"},
+        {"health.nvlink", "the simulated GPU, like the H200 PCIe card, has no NVLink"},
+    };
+    std::map<std::string, const CheckDef*> defs;
+    for (const auto& c : all_checks()) {
+        defs[c.id] = &c;
     }
-    EXPECT_GE(passes, 10) << "a conforming device must pass the documented-required checks, not just avoid failing";
+    // A requirement passes on a device that meets it; a reading says info. Anything else (a skip
+    // without its reason above, a warn, a reading that claims a pass) is a check that does not
+    // judge what it says it judges. A loaded host's stall does not repeat, so as in
+    // TripsExactlyItsChecks a run that differed gets two more; a check that differs every time fails.
+    std::vector<std::string> wrong;
+    for (int attempt = 1; attempt <= 3; ++attempt) {
+        const auto out = run_scenario(fault_scenarios().front());
+        ASSERT_FALSE(out.results.empty());
+        wrong.clear();
+        for (const auto& r : out.results) {
+            const auto def = defs.find(r.id);
+            ASSERT_NE(def, defs.end()) << r.id;
+            const Status expected = def->second->informational ? Status::Info : Status::Pass;
+            if (r.status != expected && !(r.status == Status::Skip && may_skip.count(r.id) != 0)) {
+                wrong.push_back(fmt::format("{}: {} where {} was due ({})", r.id, to_string(r.status),
+                                            to_string(expected), r.summary));
+            }
+        }
+        if (wrong.empty()) {
+            break;
+        }
+        std::cout << "run " << attempt << " (" << host_load() << "): " << wrong.size() << " result(s) not as due\n";
+    }
+    for (const auto& w : wrong) {
+        ADD_FAILURE() << w;
+    }
 }
 
 // Every async check is the must-trip of some scenario, except this one, for the reason given.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <regex>
 #include <string>
 #include <thread>
 
@@ -27,6 +28,32 @@ TEST(SelftestJobs, SideBySideScenariosPrintTheTableInItsOrder) {
     EXPECT_LT(slow, peer) << "the table's order is --list-faults', not the order the scenarios ended\n" << out.output;
     EXPECT_LT(peer, vbios) << out.output;
     EXPECT_NE(out.output.find("every fault was caught by exactly its checks"), std::string::npos) << out.output;
+}
+
+// A mismatch beside other scenarios runs once more, alone; one that repeats (here: no simulated
+// backend to load, so the slow link is never measured) still fails the selftest, both tries shown.
+TEST(SelftestJobs, AMismatchRunsAgainAloneAndARepeatedOneStillFails) {
+    const auto out = run_cli("selftest --jobs 2 --only-fault slow_link --only-fault vbios_odd",
+                             "GPUCONFORM_MODULE_DIR=/nonexistent");
+    EXPECT_EQ(out.exit_code, 1) << out.output;
+    const auto again = out.output.find("run again alone");
+    ASSERT_NE(again, std::string::npos) << out.output;
+    EXPECT_NE(out.output.find("\nslow_link                WRONG"), std::string::npos) << out.output;
+    EXPECT_NE(out.output.find("\nslow_link                WRONG", again), std::string::npos)
+        << "the second try is not shown\n"
+        << out.output;
+    EXPECT_EQ(out.output.find("\nvbios_odd", again), std::string::npos) << "a match ran again\n" << out.output;
+    EXPECT_NE(out.output.find("selftest: 1 scenario(s) did not match"), std::string::npos) << out.output;
+}
+
+// The scenarios with the most simulated GPUs start first, and the table keeps its own order.
+TEST(SelftestJobs, EachLineTimesItsScenario) {
+    const auto out = run_cli("selftest --jobs 2 --only-fault no_peer --only-fault vbios_odd");
+    ASSERT_EQ(out.exit_code, 0) << out.output;
+    EXPECT_NE(out.output.find("fault                    result      s  checks tripped"), std::string::npos)
+        << out.output;
+    EXPECT_LT(out.output.find("\nno_peer "), out.output.find("\nvbios_odd ")) << out.output;
+    EXPECT_TRUE(std::regex_search(out.output, std::regex("\nno_peer +ok +[0-9]+\\.[0-9]  async\\.peer"))) << out.output;
 }
 
 // Processes whose command line is exactly `args`: our scenarios' children are forks of it.

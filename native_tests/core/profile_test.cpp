@@ -101,7 +101,68 @@ INSTANTIATE_TEST_SUITE_P(
         BadProfile{"defaults: {}\ndefaults: {}\n", "given twice"},
         BadProfile{"vendors:\n  nvidai: {}\n", "did you mean 'nvidia'"},
         BadProfile{"archs:\n  sm90: {}\n", "unknown arch"}, BadProfile{"schema_version: [1]\n", "schema_version"},
-        BadProfile{"? [a, b]\n: 1\n", "fleet.yaml"}));
+        BadProfile{"? [a, b]\n: 1\n", "fleet.yaml"},
+        // a fleet's frozen baselines (store baselines --export-profile)
+        BadProfile{"baselines: [1]\n", "baselines: expected a mapping"},
+        BadProfile{"baselines: {min_runs: 0}\n", "baselines.min_runs: must be 1 or more"},
+        BadProfile{"baselines: {min_runs: 2.5}\n", "whole number"},
+        BadProfile{"baselines: {limit: 3}\n", "baselines.limit: unknown key"},
+        BadProfile{"baselines:\n  figures:\n    - {check: a, name: b, direction: higher, runs: 3, median: 1}\n",
+                   "baselines.figures[0]: spread is missing"},
+        BadProfile{"baselines:\n  figures:\n    - {check: a, name: b, direction: up, runs: 3, median: 1, spread: 0}\n",
+                   "'up' is neither higher nor lower"},
+        BadProfile{
+            "baselines:\n  figures:\n    - {check: a, name: b, direction: lower, runs: 0, median: 1, spread: 0}\n",
+            "baselines.figures[0].runs"},
+        BadProfile{
+            "baselines:\n  figures:\n    - {check: a, name: b, direction: lower, runs: 2, median: .nan, spread: 0}\n",
+            "not a finite number"},
+        BadProfile{
+            "baselines:\n  figures:\n    - {check: a, name: b, direction: lower, runs: 2, median: 1, spread: -1}\n",
+            "never negative"},
+        BadProfile{"baselines:\n  figures:\n    - {check: a, name: b, direction: lower, runs: 2, median: 1, spread: 0, "
+                   "colour: red}\n",
+                   "figures[0].colour: unknown field"},
+        BadProfile{
+            "baselines:\n  figures:\n    - {check: a, name: b, direction: lower, runs: 2, median: 1, spread: 0}\n"
+            "    - {check: a, name: b, direction: lower, runs: 5, median: 2, spread: 0}\n",
+            "given twice for one group"}));
+
+// What `store baselines --export-profile` writes reads back to the same values, and a later
+// file's figure replaces an earlier one of the same group.
+TEST(Profile, FrozenBaselinesReadBackAndLaterFilesWin) {
+    FigureBaseline b;
+    b.check = "async.copy.bandwidth";
+    b.name = "bw_pinned_H2D_256MiB";
+    b.unit = "GB/s";
+    b.direction = "higher";
+    b.gpu = "NVIDIA H200: \"quoted\"";
+    b.driver_branch = "580";
+    b.link = "32 GT/s x16";
+    b.profile = "built-in profile";
+    b.runs = 90;
+    b.values = 720;
+    b.median = 55.123456789012345;
+    b.spread = 0.3;
+    b.p05 = 54.1;
+    b.p95 = 55.9;
+    b.first_started = "2026-09-01T02:00:00Z";
+    const std::string text = baselines_profile_yaml({25, {b}}, "frozen");
+    Profile p = Profile::parse(text, "frozen.yaml", k_known);
+    ASSERT_EQ(p.baselines().figures.size(), 1u) << text;
+    const FigureBaseline& back = p.baselines().figures[0];
+    EXPECT_EQ(p.baselines().min_runs, 25);
+    EXPECT_EQ(back.gpu, b.gpu);
+    EXPECT_EQ(back.median, b.median) << "a value must read back exactly";
+    EXPECT_EQ(back.runs, 90);
+    EXPECT_EQ(back.values, 720);
+    EXPECT_EQ(back.first_started, b.first_started);
+    b.median = 50;
+    p.merge(Profile::parse(baselines_profile_yaml({std::nullopt, {b}}, "newer"), "newer.yaml", k_known));
+    ASSERT_EQ(p.baselines().figures.size(), 1u);
+    EXPECT_EQ(p.baselines().figures[0].median, 50);
+    EXPECT_EQ(p.baselines().min_runs, 25) << "a file without min_runs keeps the earlier one's";
+}
 
 TEST(Profile, KeysReadOnlyOptionallyAreAccepted) {
     // Keys no built-in section sets are still keys a check reads: a fleet profile may set them.

@@ -190,6 +190,7 @@ CheckDef make_async_copy_bidirectional() {
     d.caught_by = {"pinned_copy_blocks", "launch_blocks",   "events_ignored", "one_copy_engine",
                    "no_overlap",         "degraded_link@3", "pinned_limit",   "copies_corrupt"};
     d.timing_sensitive = true;  // a rate ratio: another user shares the engines
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = "H2D and D2H at once on two streams: aggregate against one direction";
     d.scope = Scope::Device;

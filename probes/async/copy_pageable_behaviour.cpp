@@ -60,11 +60,13 @@ CheckDef make_async_copy_pageable_behaviour() {
     d.profile_keys = {
         keys::ms("gate_ms"),
     };
+    d.informational = true;  // a reading: info, never pass
     d.measurements = {
         measure::diagnostic("call_ms_*", Direction::None, 0.50),
     };
     d.caught_by = {"launch_blocks", "copies_corrupt"};
     d.timing_sensitive = false;  // when a pageable copy returns, not how fast
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = "Pageable H2D/D2H async copies classified: returned early, waited then staged, or synchronous";
     d.scope = Scope::Device;

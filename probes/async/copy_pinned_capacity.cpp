@@ -76,6 +76,7 @@ CheckDef make_async_copy_pinned_capacity() {
     d.profile_keys = {
         keys::range("pinned_bytes", 1 << 20, 1ull << 40, true),  // 1 MiB to 1 TiB
     };
+    d.informational = true;  // a reading: info, never pass
     d.measurements = {
         measure::diagnostic("*_ms", Direction::Lower, 1.00),
         measure::diagnostic("alloc_rate_gbps", Direction::Higher, 0.50),

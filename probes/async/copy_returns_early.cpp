@@ -33,6 +33,7 @@ CheckDef make(const char* id, const char* description, double timeout_s,
     CheckDef d;
     d.id = id;
     d.timing_sensitive = false;  // a gated pinned copy returning early
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = description;
     d.scope = Scope::Device;

@@ -10,6 +10,7 @@ namespace gpuconform {
 CheckDef make_async_device_occupancy() {
     CheckDef d;
     d.id = "async.device.occupancy";
+    d.informational = true;  // a reading: info, never pass
     d.measurements = {
         measure::diagnostic("utilization", Direction::None, 0.00),
         measure::diagnostic("memory_used", Direction::None, 0.00),

@@ -96,6 +96,7 @@ CheckDef make_async_error_deferred() {
     d.id = "async.error.deferred";
     d.caught_by = {"errors_swallowed"};
     d.timing_sensitive = false;  // error semantics
+    d.rests_on_error_reporting = true;
     d.layer = "async";
     d.description = "An invalid launch and an in-kernel fault: where each error surfaces, and whether it sticks";
     d.scope = Scope::Device;

@@ -43,8 +43,8 @@ Trial stale_trial(Setup& s, bool wait_event) {
     if (wait_event) {
         GC_CHECK(s.b.stream_wait_event(s.consumer, copied));
     }
-    // The same half-gate rule as the gated calls (async::classify): past it, A may be done.
-    const bool held = async::ms_since(gate_launched) < 0.5 * static_cast<double>(s.gate_ns) / 1e6;
+    // The gated calls' rule (async::classify): past half the gate, A may be done.
+    const bool held = async::ms_since(gate_launched) < async::k_half_gate * static_cast<double>(s.gate_ns) / 1e6;
     const std::uint64_t bad = s.counter.count(s.consumer, s.dev.data(), s.dev.words(), seed);
     GC_CHECK(s.b.stream_synchronize(s.a));
     if (bad != 0) {

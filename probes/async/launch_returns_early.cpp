@@ -58,6 +58,7 @@ CheckDef make_async_launch_returns_early() {
     };
     d.caught_by = {"launch_blocks", "hang", "crash", "sticky_error"};
     d.timing_sensitive = false;  // a gated launch returning early
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = "A kernel launch returns before the kernel finishes";
     d.scope = Scope::Device;

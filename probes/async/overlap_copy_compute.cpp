@@ -156,6 +156,7 @@ CheckDef make_async_overlap_copy_compute() {
     };
     d.caught_by = {"pinned_copy_blocks", "launch_blocks", "events_ignored", "no_overlap", "copies_corrupt"};
     d.timing_sensitive = true;  // overlap is a ratio of durations
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = "A pinned H2D copy and a compute kernel on two streams overlap";
     d.scope = Scope::Device;

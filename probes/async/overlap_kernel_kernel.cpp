@@ -81,6 +81,7 @@ CheckDef make_async_overlap_kernel_kernel() {
     };
     d.caught_by = {"launch_blocks", "events_ignored", "no_overlap"};
     d.timing_sensitive = true;  // overlap is a ratio of durations
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = "Two kernels on two non-blocking streams run concurrently";
     d.scope = Scope::Device;

@@ -93,6 +93,7 @@ CheckDef make_async_queue_launch_depth() {
         keys::range("blocked_launch_ms", 0.01, 60'000, false),  // up to a minute
         keys::range("max_launches", 1, 10'000'000, true),
     };
+    d.informational = true;  // a reading: info, never pass
     d.measurements = {
         measure::key("queued_launches", Direction::Higher, 0.10),
         measure::diagnostic("blocked_launch_ms", Direction::None, 0.20),
@@ -100,6 +101,7 @@ CheckDef make_async_queue_launch_depth() {
     };
     d.caught_by = {"launch_blocks"};
     d.timing_sensitive = true;  // launch depth is measured by timing
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = "How many kernel launches queue behind a running kernel before the host blocks";
     d.scope = Scope::Device;

@@ -53,6 +53,7 @@ CheckDef make(const char* id, const char* description, Independence c) {
     CheckDef d;
     d.id = id;
     d.timing_sensitive = true;  // independence is judged from overlapping durations
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = description;
     d.scope = Scope::Device;

@@ -43,6 +43,7 @@ CheckDef make_async_stream_legacy_default_sync() {
     async::declare_ordering_trials(d);
     d.caught_by = {"launch_blocks", "default_stream_no_sync", "cotenant+default_stream_no_sync"};
     d.timing_sensitive = false;  // ordering semantics: a gated stream must wait
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = "A kernel on the legacy default stream waits for a long kernel on a blocking stream";
     d.scope = Scope::Device;

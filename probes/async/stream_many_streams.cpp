@@ -120,6 +120,7 @@ CheckDef make_async_stream_many_streams() {
         keys::range("max_streams", 1, 1024, true),
         keys::count("repetitions"),
     };
+    d.informational = true;  // a reading: info, never pass
     d.measurements = {
         measure::diagnostic("long_kernel", Direction::None, 0.20),
         measure::diagnostic("tiny_kernel_completion", Direction::Lower, 2.00),
@@ -129,6 +130,7 @@ CheckDef make_async_stream_many_streams() {
     };
     d.caught_by = {"launch_blocks"};
     d.timing_sensitive = true;  // concurrency from durations
+    d.rests_on_asynchrony = true;
     d.layer = "async";
     d.description = "How many streams run kernels concurrently (1, 4, 16, 32 streams)";
     d.scope = Scope::Device;

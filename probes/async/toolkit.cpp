@@ -276,10 +276,10 @@ std::string to_string(CallClass c) {
 }
 
 CallClass classify(const GatedCall& g) {
-    if (g.gate_launch_ms >= 0.5 * g.gate_ms) {
+    if (g.gate_launch_ms >= k_half_gate * g.gate_ms) {
         return CallClass::Undecided;  // the spin's own launch waited for it: nothing was queued ahead
     }
-    const bool waited = g.call_ms >= 0.5 * g.gate_ms;
+    const bool waited = g.call_ms >= k_half_gate * g.gate_ms;
     if (!waited && g.queue_busy) {
         return CallClass::ReturnedEarly;
     }
@@ -304,10 +304,6 @@ std::string size_label(std::size_t bytes) {
         return fmt::format("{}KiB", bytes >> 10);
     }
     return fmt::format("{}B", bytes);
-}
-
-Measurement single(const std::string& name, double value, const std::string& unit) {
-    return Measurement{name, value, unit, 1, std::nullopt, std::nullopt};
 }
 
 void mark_out_of_range(CheckResult& r, const std::string& figure) {

@@ -161,12 +161,15 @@ private:
 // Tries a gated measurement up to `attempts` times until its gate held; returns whether one did.
 bool with_held_gate(const std::function<bool()>& measure, int attempts = 3);
 
+// The gated calls' one rule: a call that took half the gate's length or more waited for it (the
+// gate is long against any call's own cost), and past half the gate the queued work may be done.
+inline constexpr double k_half_gate = 0.5;
+
 // Expectation helpers with the profile: the gate length (gate_ms) and size labels.
 std::uint64_t gate_ns(const CheckContext& ctx, CheckResult& r);
 std::string size_label(std::size_t bytes);  // "64KiB", "16MiB", "256MiB"
 
-// One measured value (n = 1), for figures that are not a series of samples.
-Measurement single(const std::string& name, double value, const std::string& unit);
+using gpuconform::single;  // core/result.hpp: one measured value (n = 1)
 
 // A derived figure outside its physical range: `error` naming the figure, the raw timings stay in
 // the measurements, and facts.out_of_range tells the runner to measure once more.

@@ -236,10 +236,12 @@ CommandLine::CommandLine(bool run_rollups) {
     self->add_option("--only-fault", selftest.faults,
                      "Only these scenarios, by the name --list-faults shows or by fault (repeatable)");
     self->add_option("--jobs", selftest.jobs,
-                     "Scenarios at once, each in its own process (default: half the CPUs, at most 8; 1 runs them in "
+                     "Scenarios at once, each in its own process (default: half the CPUs, 2 to 8; 1 runs them in "
                      "this process)")
         ->check(CLI::Range(1, 64));
     self->footer(
+        "Side by side, a scenario that did not match runs once more, alone, and both tries are shown (the "
+        "simulated device keeps time on this host, which other scenarios load; a fault's mismatch repeats).\n"
         "Exit status: 0 every fault was caught by exactly its checks; 1 some scenario did not match; 2 bad "
         "usage (an --only-fault that names no scenario); 130 stopped by a signal.");
 

@@ -81,6 +81,16 @@ struct CheckDef {
     // can disturb (bandwidth, overlap, concurrency, launch depth); false when it does not (a copy
     // returning early, event order, error semantics). Unset is a bug that a test catches.
     std::optional<bool> timing_sensitive;
+    // What else the verdict rests on, so that a variable that takes it away (host/gpu_env_vars.cpp)
+    // explains this check's failure without naming it: calls returning before their work ends or
+    // work overlapping (CUDA_LAUNCH_BLOCKING serializes both), and errors being reported where the
+    // documentation says (a debugger's core dump on exception stops the process instead).
+    bool rests_on_asynchrony = false;
+    bool rests_on_error_reporting = false;
+    // A reading, not a requirement: on a working install its verdict is `info`, never `pass` (it
+    // may still warn, and wrong data still fails). Every other check of the device and health
+    // layers passes on a conforming simulated device, which a test holds.
+    bool informational = false;
     // Runs in the parent with the occupancy sampler instead of in a worker (async.device.occupancy).
     bool in_parent = false;
     // The selftest scenarios (by name: `gpuconform selftest --list-faults`) whose fault must trip

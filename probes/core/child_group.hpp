@@ -1,7 +1,7 @@
 // The plumbing every child process of ours shares: an owned file descriptor, how a child ended
 // in words, and an owned child that leads its own process group. Both kinds of child use it: the
 // device workers (fork, runner/worker.cpp) and the programs we run (fork + exec,
-// framework/child_process.cpp), so they report a signal the same way and never leak a descriptor,
+// core/child_process.cpp), so they report a signal the same way and never leak a descriptor,
 // a zombie or a grandchild.
 #pragma once
 

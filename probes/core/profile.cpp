@@ -19,11 +19,6 @@ extern const char* const k_builtin_profile_yaml;  // generated from probes/profi
 
 namespace {
 
-std::string where(const std::string& source, const YAML::Node& node) {
-    const auto mark = node.Mark();
-    return mark.line >= 0 ? fmt::format("{}:{}", source, mark.line + 1) : source;
-}
-
 constexpr double k_max_profile_value = 1e12;
 
 // A vendor must be one we know; an arch must look like one (sm_90, gfx90a), so a typo is an
@@ -72,7 +67,7 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
         return;
     }
     if (!node.IsMap()) {
-        throw ProfileError(fmt::format("{}: {}: expected a mapping of check ids", where(source, node), path));
+        throw ProfileError(fmt::format("{}: {}: expected a mapping of check ids", yaml_where(source, node), path));
     }
     std::set<std::string> seen;
     for (const auto& check : node) {
@@ -80,28 +75,28 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
         if (path.compare(0, 6, "archs.") == 0 && id.compare(0, 10, "framework.") == 0) {
             throw ProfileError(
                 fmt::format("{}: {}.{}: the framework checks take defaults, vendors and quick, not archs",
-                            where(source, check.first), path, id));
+                            yaml_where(source, check.first), path, id));
         }
         if (!seen.insert(id).second) {
-            throw ProfileError(fmt::format("{}: {}.{}: given twice", where(source, check.first), path, id));
+            throw ProfileError(fmt::format("{}: {}.{}: given twice", yaml_where(source, check.first), path, id));
         }
         const std::set<std::string>& known = catalogue.check_ids;
         if (!known.empty() && known.count(id) == 0) {
             throw ProfileError(fmt::format("{}: {}.{}: unknown check id{} (see `gpuconform list`)",
-                                           where(source, check.first), path, id,
+                                           yaml_where(source, check.first), path, id,
                                            did_you_mean(id, std::vector<std::string>(known.begin(), known.end()))));
         }
         if (!check.second.IsMap()) {
             throw ProfileError(fmt::format("{}: {}.{}: expected a mapping of expectation keys",
-                                           where(source, check.second), path, id));
+                                           yaml_where(source, check.second), path, id));
         }
         for (const auto& kv : check.second) {
             const auto key = kv.first.as<std::string>();
             const auto field = fmt::format("{}.{}.{}", path, id, key);
             const ProfileKey* declared = catalogue.find(id, key);
             if (declared == nullptr) {
-                throw ProfileError(
-                    fmt::format("{}: {}: {}", where(source, kv.first), field, unknown_key_problem(catalogue, id, key)));
+                throw ProfileError(fmt::format("{}: {}: {}", yaml_where(source, kv.first), field,
+                                               unknown_key_problem(catalogue, id, key)));
             }
             double value = 0;
             try {
@@ -111,24 +106,24 @@ void parse_table(const YAML::Node& node, const std::string& source, const std::s
                 value = kv.second.as<double>();
             } catch (const YAML::BadConversion&) {
                 throw ProfileError(fmt::format("{}: {}: expected a plain number (the unit is in the key's name)",
-                                               where(source, kv.second), field));
+                                               yaml_where(source, kv.second), field));
             }
             if (!std::isfinite(value) || value < 0 || value > k_max_profile_value) {
                 throw ProfileError(fmt::format("{}: {}: {} is not a threshold (a finite number from 0 to {:g})",
-                                               where(source, kv.second), field, kv.second.Scalar(),
+                                               yaml_where(source, kv.second), field, kv.second.Scalar(),
                                                k_max_profile_value));
             }
             if (value < declared->min || value > declared->max) {
                 throw ProfileError(fmt::format("{}: {}: {} is outside the sensible range {:g} to {:g}",
-                                               where(source, kv.second), field, kv.second.Scalar(), declared->min,
+                                               yaml_where(source, kv.second), field, kv.second.Scalar(), declared->min,
                                                declared->max));
             }
             if (declared->integer && value != std::floor(value)) {
-                throw ProfileError(fmt::format("{}: {}: {} must be a whole number", where(source, kv.second), field,
-                                               kv.second.Scalar()));
+                throw ProfileError(fmt::format("{}: {}: {} must be a whole number", yaml_where(source, kv.second),
+                                               field, kv.second.Scalar()));
             }
             if (out[id].count(key) != 0) {
-                throw ProfileError(fmt::format("{}: {}: given twice", where(source, kv.first), field));
+                throw ProfileError(fmt::format("{}: {}: given twice", yaml_where(source, kv.first), field));
             }
             out[id][key] = value;
         }
@@ -154,19 +149,19 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
             return p;
         }
         if (!root.IsMap()) {
-            throw ProfileError(fmt::format("{}: expected a mapping at the top level", where(source, root)));
+            throw ProfileError(fmt::format("{}: expected a mapping at the top level", yaml_where(source, root)));
         }
         std::set<std::string> sections;
         for (const auto& section : root) {
             const auto name = section.first.as<std::string>();
             if (!sections.insert(name).second) {
-                throw ProfileError(fmt::format("{}: {}: given twice", where(source, section.first), name));
+                throw ProfileError(fmt::format("{}: {}: given twice", yaml_where(source, section.first), name));
             }
             if (name == "schema_version") {
                 if (!section.second.IsScalar() || section.second.as<std::string>() != "1") {
                     throw ProfileError(
                         fmt::format("{}: schema_version: unsupported version '{}' (this build reads 1)",
-                                    where(source, section.second),
+                                    yaml_where(source, section.second),
                                     section.second.IsScalar() ? section.second.Scalar() : "not a number"));
                 }
             } else if (name == "defaults" || name == "quick") {
@@ -174,24 +169,27 @@ Profile Profile::parse(const std::string& text, const std::string& source, const
             } else if (name == "vendors" || name == "archs") {
                 auto& target = name == "vendors" ? layer.vendors : layer.archs;
                 if (!section.second.IsMap()) {
-                    throw ProfileError(fmt::format("{}: {}: expected a mapping", where(source, section.second), name));
+                    throw ProfileError(
+                        fmt::format("{}: {}: expected a mapping", yaml_where(source, section.second), name));
                 }
                 for (const auto& group : section.second) {
                     const auto key = group.first.as<std::string>();
                     if (const std::string problem = group_name_problem(name, key); !problem.empty()) {
                         throw ProfileError(
-                            fmt::format("{}: {}.{}: {}", where(source, group.first), name, key, problem));
+                            fmt::format("{}: {}.{}: {}", yaml_where(source, group.first), name, key, problem));
                     }
                     if (target.count(key) != 0) {
                         throw ProfileError(
-                            fmt::format("{}: {}.{}: given twice", where(source, group.first), name, key));
+                            fmt::format("{}: {}.{}: given twice", yaml_where(source, group.first), name, key));
                     }
                     parse_table(group.second, source, name + "." + key, catalogue, target[key]);
                 }
+            } else if (name == "baselines") {
+                p.m_baselines = parse_baselines_section(section.second, source);
             } else {
-                throw ProfileError(
-                    fmt::format("{}: {}: unknown section (expected schema_version, defaults, vendors, archs, quick)",
-                                where(source, section.first), name));
+                throw ProfileError(fmt::format(
+                    "{}: {}: unknown section (expected schema_version, defaults, vendors, archs, quick, baselines)",
+                    yaml_where(source, section.first), name));
             }
         }
         return p;
@@ -267,6 +265,7 @@ bool Profile::declares(const std::string& check, const std::string& key) const {
 void Profile::merge(const Profile& over) {
     m_layers.insert(m_layers.end(), over.m_layers.begin(), over.m_layers.end());
     m_sources.insert(m_sources.end(), over.m_sources.begin(), over.m_sources.end());
+    merge_baselines(m_baselines, over.m_baselines);
 }
 
 std::optional<double> Profile::lookup(const std::string& check, const std::string& key, const std::string& vendor,

@@ -6,6 +6,9 @@
 //   vendors:    { nvidia|amd|sim: { <check id>: { <key>: <number> } } }
 //   archs:      { sm_90|gfx90a|...: { <check id>: { <key>: <number> } } }
 //   quick:      { <check id>: { <key>: <number> } }   what `--quick` changes: fewer trials, less data
+//   baselines:  { min_runs: N, figures: [...] }        a fleet's learned normal, frozen
+//               (core/figure_baseline.hpp; `store baselines --export-profile` writes it,
+//               `store outliers --profile` judges by it; a run validates it and reads no more)
 //
 // Resolution, later wins: defaults, vendor, arch, and with --quick the quick section; then the
 // same from each user file.
@@ -20,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/figure_baseline.hpp"
 #include "core/profile_keys.hpp"
 
 namespace gpuconform {
@@ -50,6 +54,9 @@ public:
 
     const std::vector<std::string>& sources() const { return m_sources; }
 
+    // Every file's `baselines` section, later files winning for the same figure and group.
+    const FrozenBaselines& baselines() const { return m_baselines; }
+
     // Every layer as it was read, in order, keeping only checks whose id starts with `prefix`:
     // {"schema_version": 1, "layers": [{"source", "defaults", "vendors", "archs", "quick"}, ...]}.
     // A reader that resolves them in lookup()'s order gets lookup()'s values; the framework layer
@@ -68,6 +75,7 @@ private:
     std::vector<Layer> m_layers;  // later layers win
     std::vector<ProfileKey> m_declared;
     std::vector<std::string> m_sources;
+    FrozenBaselines m_baselines;
 };
 
 }  // namespace gpuconform

@@ -49,6 +49,23 @@ int severity(Status s) {
     return 5;
 }
 
+Status status_at_severity(int severity) {
+    for (const auto& e : k_status_names) {
+        if (e.severity == severity) {
+            return e.status;
+        }
+    }
+    return Status::Error;
+}
+
+Measurement single(std::string name, double value, std::string unit) {
+    Measurement m;
+    m.name = std::move(name);
+    m.value = value;
+    m.unit = std::move(unit);
+    return m;
+}
+
 double median(std::vector<double> samples) {
     if (samples.empty()) {
         throw std::invalid_argument("median of no samples");

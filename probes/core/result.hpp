@@ -17,6 +17,7 @@ std::string to_string(Status s);
 std::optional<Status> status_from_string(const std::string& s);
 // Higher is worse: pass < info < skip < warn < fail < error.
 int severity(Status s);
+Status status_at_severity(int severity);  // the inverse; error for a severity no status has
 
 // One measured quantity. `value` is the median when there were several samples;
 // "not measured" is an empty optional (null in JSON), never a string.
@@ -33,6 +34,9 @@ struct Measurement {
     std::optional<Role> role{};
     std::vector<double> samples{};  // `run --repeat N`: each repetition's value, in run order
 };
+
+// One measured value (n = 1): a count, a size, a setting, a figure that is not a series.
+Measurement single(std::string name, double value, std::string unit);
 
 // Builds a Measurement from samples: median, min, max, n.
 Measurement summarize(const std::string& name, const std::string& unit, std::vector<double> samples);

@@ -76,4 +76,9 @@ YAML::Node load_one_yaml_document(const std::string& text, const std::string& so
     return first;
 }
 
+std::string yaml_where(const std::string& source, const YAML::Node& node) {
+    const auto mark = node.Mark();
+    return mark.line >= 0 ? source + ":" + std::to_string(mark.line + 1) : source;
+}
+
 }  // namespace gpuconform

@@ -19,4 +19,7 @@ public:
 // "source:line: ..." for a syntax error or a second document.
 YAML::Node load_one_yaml_document(const std::string& text, const std::string& source);
 
+// "source:line" of a node (its line counted from 1), or the source alone when the node has none.
+std::string yaml_where(const std::string& source, const YAML::Node& node);
+
 }  // namespace gpuconform

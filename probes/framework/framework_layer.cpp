@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "core/safe_write.hpp"
-#include "framework/child_process.hpp"
+#include "core/child_process.hpp"
 
 namespace gpuconform {
 

@@ -14,7 +14,7 @@
 
 #include "core/phase_log.hpp"
 #include "core/result.hpp"
-#include "framework/child_process.hpp"
+#include "core/child_process.hpp"
 
 namespace gpuconform {
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/temp_dir.hpp"
-#include "framework/child_process.hpp"
+#include "core/child_process.hpp"
 
 namespace gpuconform {
 

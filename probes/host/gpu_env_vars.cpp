@@ -28,14 +28,13 @@ constexpr std::string_view k_rocr_env =
 constexpr std::string_view k_nvidia_container =
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html";
 
-// Check globs, by what a variable can disturb. What changes timing reaches every check whose
-// CheckDef says its verdict rests on timing (k_timing_sensitive_checks), not a list of ids.
+// What a variable can disturb, by category: each reaches every check whose CheckDef says its
+// verdict rests on it (timing, asynchrony, error reporting) or that runs on a GPU, never a list of
+// ids; and the framework layer, whose pytest checks share all of these.
 #define GC_TIMING k_timing_sensitive_checks, "framework.*"
-#define GC_SERIALIZED                                                                                    \
-    "async.launch.*", "async.overlap.*", "async.stream.*", "async.queue.*", "async.copy.*returns_early", \
-        "async.copy.pageable_behaviour", "async.copy.bidirectional", "framework.*"
-#define GC_ERRORS "async.error.*", "framework.*"
-#define GC_ALL_DEVICE "runtime.*", "async.*", "framework.*"
+#define GC_SERIALIZED k_asynchrony_checks, "framework.*"
+#define GC_ERRORS k_error_reporting_checks, "framework.*"
+#define GC_ALL_DEVICE k_device_checks, "framework.*"
 }  // namespace
 
 const std::vector<GpuEnvVar>& gpu_env_vars() {

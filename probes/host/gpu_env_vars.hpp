@@ -22,6 +22,11 @@ struct GpuEnvVar {
 
 // In GpuEnvVar::checks: every check whose CheckDef sets timing_sensitive (what changes timing).
 inline constexpr std::string_view k_timing_sensitive_checks = "@timing_sensitive";
+// Likewise: every check whose CheckDef says its verdict rests on asynchrony, or on error
+// reporting, and every check that runs on a GPU (a device layer: runtime, async, acceptance).
+inline constexpr std::string_view k_asynchrony_checks = "@asynchrony";
+inline constexpr std::string_view k_error_reporting_checks = "@error_reporting";
+inline constexpr std::string_view k_device_checks = "@device";
 
 const std::vector<GpuEnvVar>& gpu_env_vars();
 

@@ -30,15 +30,6 @@ int count_pci_gpus(const Environment& env, const std::string& vendor);
 // "8.0 GiB", "64 KiB", "unlimited" for an empty optional.
 std::string format_bytes(std::optional<std::uint64_t> bytes);
 
-// One reading (n = 1): a count, a size, a setting.
-inline Measurement single(std::string name, double value, std::string unit) {
-    Measurement m;
-    m.name = std::move(name);
-    m.value = value;
-    m.unit = std::move(unit);
-    return m;
-}
-
 // A check definition for the host layer (Scope::Host, quick, short timeout).
 CheckDef host_check(std::string id, std::string description, std::function<void(CheckContext&, CheckResult&)> run);
 

@@ -12,13 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace gpuconform {
+#include "occupancy/other_process.hpp"
 
-struct OtherProcess {
-    int pid = 0;
-    std::string name;                           // /proc/<pid>/comm, or what the library said
-    std::optional<std::uint64_t> memory_bytes;  // GPU memory it holds, when the library says
-};
+namespace gpuconform {
 
 // One reading of one GPU. Empty optionals mean "could not be read", never zero.
 struct GpuOccupancy {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "occupancy/occupancy.hpp"
+#include "occupancy/other_process.hpp"
 
 namespace gpuconform {
 

@@ -31,6 +31,25 @@ bool timing_sensitive(const CheckResult& r) {
     return def != nullptr && def->timing_sensitive.value_or(false);
 }
 
+// Whether a variable's entry (a check glob, or a category token of host/gpu_env_vars.hpp) names
+// this result's check: the categories are read from the check's own CheckDef.
+bool entry_names_check(std::string_view entry, const CheckResult& r) {
+    if (entry == k_timing_sensitive_checks) {
+        return timing_sensitive(r);
+    }
+    const CheckDef* def = find_check(r.id);
+    if (entry == k_asynchrony_checks) {
+        return def != nullptr && def->rests_on_asynchrony;
+    }
+    if (entry == k_error_reporting_checks) {
+        return def != nullptr && def->rests_on_error_reporting;
+    }
+    if (entry == k_device_checks) {
+        return def != nullptr && (def->layer == "runtime" || def->layer == "async" || def->layer == "acceptance");
+    }
+    return matches(entry, r.id);
+}
+
 bool hides_all(const std::string& value) { return visibility_value_hides_all(value); }
 
 constexpr std::string_view k_no_device = "no GPU device visible to any runtime";
@@ -218,7 +237,7 @@ void attribute_environment(std::vector<CheckResult>& results, const Environment&
                 continue;  // visibility is judged by the runtime checks and the hidden_gpus cause
             }
             for (const auto glob : v->checks) {
-                if (glob == k_timing_sensitive_checks ? timing_sensitive(r) : matches(glob, r.id)) {
+                if (entry_names_check(glob, r)) {
                     named.push_back(name);
                     blames_host = blames_host || v->warn;
                     break;

@@ -13,17 +13,9 @@
 #include "core/child_group.hpp"
 #include "core/interrupt.hpp"  // g_interrupted: workers are stopped and the run ends with a partial report
 #include "core/phase_log.hpp"
+#include "runner/worker_setup.hpp"
 
 namespace gpuconform {
-
-struct WorkerSetup {
-    std::string backend;  // module name
-    std::string options;  // passed to the module (the sim reads its faults from it)
-    const Environment* env = nullptr;
-    const Profile* profile = nullptr;
-    const RunOptions* options_run = nullptr;
-    PhaseLog* phases = nullptr;  // when set, each start is stamped as worker.<backend>.start
-};
 
 class Worker {
 public:

@@ -1,7 +1,7 @@
 // The child side of a worker: load the module, report, then run check requests until told to stop.
 #pragma once
 
-#include "runner/worker.hpp"
+#include "runner/worker_setup.hpp"
 
 namespace gpuconform {
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "framework/child_process.hpp"
+#include "core/child_process.hpp"
 #include "host/host_fs.hpp"
 #include "runtime/driver_compat.hpp"
 #include "toolchain/probe_compile.hpp"

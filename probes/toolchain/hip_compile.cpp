@@ -8,7 +8,7 @@
 
 #include "core/gpu_turn.hpp"
 #include "core/interrupt.hpp"
-#include "framework/child_process.hpp"
+#include "core/child_process.hpp"
 #include "host/host_fs.hpp"
 #include "host/verdict.hpp"
 #include "toolchain/compile_reuse.hpp"

@@ -12,7 +12,7 @@
 
 #include "core/check.hpp"
 #include "core/interrupt.hpp"
-#include "framework/child_process.hpp"
+#include "core/child_process.hpp"
 #include "host/host_fs.hpp"
 
 namespace gpuconform {

@@ -114,6 +114,15 @@ public:
     // The model's clock (see the header): real time less how far the sim fell behind its model.
     Clock::time_point model_now() const { return Clock::now() - lag(); }
 
+    // The modelled time of a host call made now that queues nothing (an event the `events_ignored`
+    // fault stamps at the call): placed as enqueue places calls, back to back with the host's
+    // previous one, so a host thread preempted while a worker copies does not read as copy time.
+    Clock::time_point host_call_now() {
+        const Clock::time_point called = model_now();
+        std::lock_guard lock(m_mutex);
+        return host_clock(called);
+    }
+
     bool task_done(const TaskPtr& t) {
         std::lock_guard lock(m_mutex);
         m_host_observed = true;

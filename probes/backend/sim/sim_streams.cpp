@@ -117,7 +117,7 @@ ApiResult SimBackend::event_record(EventHandle event, StreamHandle stream) {
     if (device_of(*s).faults.has(Fault::EventsIgnored)) {
         marker = std::make_shared<Task>();  // stamped now, complete at once: no stream position
         marker->done = true;
-        marker->finished = m_scheduler.model_now();
+        marker->finished = m_scheduler.host_call_now();
     } else {
         marker = enqueue(*s, TaskSpec{});
     }

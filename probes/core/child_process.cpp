@@ -1,4 +1,4 @@
-#include "framework/child_process.hpp"
+#include "core/child_process.hpp"
 
 #include <cerrno>
 #include <chrono>
