@@ -5,6 +5,7 @@ import configparser
 import json
 import os
 import subprocess
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HEALTHCHECK = os.path.join(HERE, "..", "slurm", "gpuconform-healthcheck")
@@ -86,6 +87,7 @@ esac
 
 def healthcheck(tmp_path, env, *options):
     env = env if "SINFO" in env else dict(env, SINFO=sinfo(tmp_path))
+    env = dict({"GPUCONFORM_BREAKER_SETTLE": "0"}, **env)    # the fakes have no second to wait for
     return subprocess.run(["sh", HEALTHCHECK, "--node", "n1", "--report", str(tmp_path / "hc.json"), *options],
                           env=dict(os.environ, **env), check=True, capture_output=True, text=True)
 
@@ -129,6 +131,40 @@ def test_breaker_holds_a_drain_beyond_the_share_and_says_so(tmp_path):
     assert action.startswith("update NodeName=n1 Comment=gpuconform: not drained: breaker: partition gpu: ")
     assert "share 0.5 allows 2" in action
     assert "n1 not drained: breaker" in out.stderr
+
+
+def test_breaker_recount_sees_a_node_drained_later_in_the_same_second_and_gives_way(tmp_path):
+    # 3 nodes, share 0.5: one may be drained. The first count sees none; n0 drains after it, in
+    # the same second as n1, so the recount after the settle ranks n0 first (same time, then name).
+    script = tmp_path / "sinfo"
+    script.write_text(f"""#!/bin/sh
+now=$(date +%Y-%m-%dT%H:%M:%S)
+case "$*" in
+    *-R*) grep -q 'NodeName=n1 State=DRAIN' "{tmp_path}/actions" 2>/dev/null &&
+              printf 'n0|%s|gpuconform: x\\nn1|%s|gpuconform: y\\n' "$now" "$now" ;;
+    *) printf 'n0\\nn1\\nn2\\n' ;;
+esac
+""")
+    script.chmod(0o755)
+    env = {"SCONTROL": scontrol(tmp_path), "SINFO": str(script), "GPUCONFORM": recording_gpuconform(tmp_path),
+           "GPUCONFORM_BREAKER_SETTLE": "1"}
+    started = time.monotonic()
+    out = healthcheck(tmp_path, env)
+    assert time.monotonic() - started >= 1.0    # the recount waited for the second to end
+    actions = (tmp_path / "actions").read_text().splitlines()
+    assert actions[0].startswith("update NodeName=n1 State=DRAIN Reason=gpuconform: ")
+    assert actions[1].startswith("update NodeName=n1 State=RESUME Reason=gpuconform: resumed: not drained: breaker: ")
+    assert "2 of 3 nodes" in actions[1] and "share 0.5 allows 1" in actions[1]
+    assert "(others drained first)" in out.stderr
+
+
+def test_breaker_settle_that_is_not_whole_seconds_is_said_and_replaced(tmp_path):
+    env = {"SCONTROL": scontrol(tmp_path), "SINFO": sinfo(tmp_path, nodes=4),
+           "GPUCONFORM": recording_gpuconform(tmp_path), "GPUCONFORM_BREAKER_SETTLE": "2; reboot"}
+    out = healthcheck(tmp_path, env)
+    assert "GPUCONFORM_BREAKER_SETTLE='2; reboot' is not whole seconds; waiting 2" in out.stderr
+    actions = (tmp_path / "actions").read_text().splitlines()
+    assert actions[0].startswith("update NodeName=n1 State=DRAIN Reason=gpuconform: ")
 
 
 def test_breaker_does_not_count_drains_that_kept_our_resume_note(tmp_path):
