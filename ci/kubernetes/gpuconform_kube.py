@@ -11,11 +11,14 @@
            back when it would leave more than GPUCONFORM_TAINT_MAX_SHARE (default 0.5) of the
            GPU nodes tainted: the breaker, said in the reason
   render-job NODE VENDOR COUNT   print the Job fanout would create (for offline validation)
+  render-marks NODE STATE        print the Node as run leaves it after a verdict (likewise)
+
+The breaker counts and taints while holding the Lease gpuconform-taint-breaker in the namespace
+(gpuconform_lease.py), so markers finishing together on many nodes never taint past the share.
 
 The Prometheus text goes to GPUCONFORM_TEXTFILE_DIR on the node (the fanout's environment;
 default /var/lib/gpuconform/textfile, a folder of ours): point node-exporter's textfile collector
 there, or name its folder, which is then mounted as it is and must let uid 65534 write.
-  render-marks NODE STATE        print the Node as run leaves it after a verdict (likewise)
 
 The condition follows node-problem-detector's convention: True means the problem is there.
 """
@@ -33,6 +36,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fleet"))
 from gpuconform_verdict import verdict_json, words  # noqa: E402
+import gpuconform_lease  # noqa: E402
 
 LABEL = "gpuconform/verdict"
 REASON_ANNOTATION = "gpuconform/reason"
@@ -202,7 +206,10 @@ def node_job(node_name, vendor, count, image, night, run_args=(), textfile_dir=N
                         "name": "gpuconform", "image": image,
                         "args": ["run", "--reports", "/reports/kubernetes", "--textfile", textfile,
                                  "--", *run_args],
-                        "env": [{"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}],
+                        # The namespace holds the breaker's Lease: the one the Job runs in.
+                        "env": [{"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}},
+                                {"name": "GPUCONFORM_NAMESPACE",
+                                 "valueFrom": {"fieldRef": {"fieldPath": "metadata.namespace"}}}],
                         "resources": {"limits": {resource: count},
                                       "requests": {"cpu": "1", "memory": "2Gi"}},
                         "securityContext": drop_all,
@@ -260,9 +267,28 @@ def max_taint_share():
     return share
 
 
-def set_taint(api, node_name, state, share):
+def set_taint(api, node_name, state, share, **lease_timing):
     """Adds or removes our taint as taint_decision says; retries when the node changed meanwhile.
-    Returns the breaker's words when it held the taint back, else ""."""
+    A taint is added only while holding the breaker's Lease, so markers that finish together count
+    each other's taints. Returns the breaker's words when it held the taint back, else ""."""
+    nodes = api.call("GET", "/api/v1/nodes").get("items", [])
+    action, why = taint_decision(state, node_name, nodes, share)
+    if action in ("keep", "breaker"):
+        return why
+    if action == "remove":
+        return patch_taint(api, node_name, state, share)
+    version = gpuconform_lease.take(api, NAMESPACE, node_name, **lease_timing)
+    if version is None:
+        return (f"not tainted: breaker (the lease {gpuconform_lease.LEASE} stayed with another node's "
+                f"marker for {lease_timing.get('wait_s', gpuconform_lease.WAIT_SECONDS)} s)")
+    try:
+        return patch_taint(api, node_name, state, share)
+    finally:
+        gpuconform_lease.give_back(api, NAMESPACE, version)
+
+
+def patch_taint(api, node_name, state, share):
+    """Counts and patches; the node's resourceVersion makes a change meanwhile a 409, and a retry."""
     for _ in range(3):
         nodes = api.call("GET", "/api/v1/nodes").get("items", [])
         action, why = taint_decision(state, node_name, nodes, share)

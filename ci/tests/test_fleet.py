@@ -350,8 +350,12 @@ def test_run_marks_the_node_named_by_the_downward_api(tmp_path, monkeypatch, sta
     assert got == exit_code
     listed, *taint, get, meta, st = FakeApi.calls
     assert listed[:2] == ("GET", "/api/v1/nodes")
-    if label == "fail":  # the taint: read the node, then our taint added to its list
-        (read, patch) = taint
+    if label == "fail":  # the taint, under the breaker's Lease: count again, read the node, add ours
+        (take, recount, read, patch, give_back) = taint
+        assert take[:2] == ("POST", "/apis/coordination.k8s.io/v1/namespaces/gpu-ops/leases")
+        assert recount[:2] == ("GET", "/api/v1/nodes")
+        assert give_back[:2] == ("DELETE", "/apis/coordination.k8s.io/v1/namespaces/gpu-ops/leases/"
+                                           "gpuconform-taint-breaker")
         assert read[:2] == ("GET", "/api/v1/nodes/h200-7") and patch[1] == "/api/v1/nodes/h200-7"
         assert patch[2]["spec"]["taints"] == [kube.TAINT] and patch[2]["metadata"]["resourceVersion"] == "41"
     else:
