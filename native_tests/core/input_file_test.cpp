@@ -32,7 +32,7 @@ TEST(InputFile, RefusesAFileOneBytePastTheBound) {
     std::ofstream(dir / "p.yaml") << "0123456789";
     std::string error;
     EXPECT_FALSE(read_input_file((dir / "p.yaml").string(), 9, error));
-    EXPECT_NE(error.find("larger than 9 bytes"), std::string::npos) << error;
+    EXPECT_NE(error.find("larger than 9 B"), std::string::npos) << error;
     std::filesystem::remove_all(dir);
 }
 

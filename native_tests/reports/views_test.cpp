@@ -106,8 +106,8 @@ TEST(HtmlCharts, SizesInBytesOrBinaryUnitsPlaceTheSamePoint) {
     o.measurements = true;
     const ReportSet set = read_reports({dir.path()}, o);
     const std::string out = bandwidth_charts_html(build_matrix(set, k_default_group_keys), set);
-    EXPECT_NE(out.find("<title>bw_pinned_H2D 1M: 10.00 GB/s"), std::string::npos) << out;
-    EXPECT_NE(out.find("<title>bw_pinned_H2D 256M: 50.00 GB/s"), std::string::npos) << out;
+    EXPECT_NE(out.find("<title>bw_pinned_H2D 1MiB: 10.00 GB/s"), std::string::npos) << out;
+    EXPECT_NE(out.find("<title>bw_pinned_H2D 256MiB: 50.00 GB/s"), std::string::npos) << out;
     EXPECT_EQ(out.find("not_a_size"), std::string::npos);
 }
 

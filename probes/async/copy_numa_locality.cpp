@@ -106,7 +106,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     const std::string figures = fmt::format(
         "pinned H2D of {} from the GPU's node {}: {:.1f} GB/s, from node {}: "
         "{:.1f} GB/s",
-        async::size_label(dev.bytes()), local, near, remote, far);
+        size_label(dev.bytes()), local, near, remote, far);
     if (far > near * margin) {
         r.status = Status::Warn;
         r.summary = "the remote node was faster than the GPU's own: " + figures;

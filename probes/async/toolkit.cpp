@@ -296,16 +296,6 @@ std::uint64_t gate_ns(const CheckContext& ctx, CheckResult& r) {
     return static_cast<std::uint64_t>(ctx.expect(r, "gate_ms") * 1e6);
 }
 
-std::string size_label(std::size_t bytes) {
-    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) {
-        return fmt::format("{}MiB", bytes >> 20);
-    }
-    if (bytes >= 1024 && bytes % 1024 == 0) {
-        return fmt::format("{}KiB", bytes >> 10);
-    }
-    return fmt::format("{}B", bytes);
-}
-
 void mark_out_of_range(CheckResult& r, const std::string& figure) {
     r.status = Status::Error;
     r.summary = "impossible figure, not judged: " + figure +

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_sizes.hpp"  // size_label, for the measurement names of every size
 #include "core/check.hpp"
 
 namespace gpuconform::async {
@@ -167,7 +168,6 @@ inline constexpr double k_half_gate = 0.5;
 
 // Expectation helpers with the profile: the gate length (gate_ms) and size labels.
 std::uint64_t gate_ns(const CheckContext& ctx, CheckResult& r);
-std::string size_label(std::size_t bytes);  // "64KiB", "16MiB", "256MiB"
 
 using gpuconform::single;  // core/result.hpp: one measured value (n = 1)
 

@@ -1,5 +1,7 @@
 #include "core/input_file.hpp"
 
+#include "core/byte_sizes.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,10 +13,6 @@
 namespace gpuconform {
 
 namespace {
-
-std::string size_words(std::size_t bytes) {
-    return bytes >= (std::size_t{1} << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " bytes";
-}
 
 // Why a file of this mode is never read, or "" for a regular file.
 std::string mode_problem(mode_t mode) {

@@ -1,5 +1,7 @@
 #include "host/verdict.hpp"
 
+#include "core/byte_sizes.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -16,14 +18,7 @@ std::string format_bytes(std::optional<std::uint64_t> bytes) {
     if (!bytes) {
         return "unlimited";
     }
-    constexpr std::array<const char*, 6> k_units{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double v = static_cast<double>(*bytes);
-    std::size_t unit = 0;
-    while (v >= 1024.0 && unit + 1 < k_units.size()) {
-        v /= 1024.0;
-        ++unit;
-    }
-    return unit == 0 ? fmt::format("{} B", *bytes) : fmt::format("{:.3g} {}", v, k_units[unit]);
+    return size_words(*bytes);
 }
 
 CheckDef host_check(std::string id, std::string description, std::function<void(CheckContext&, CheckResult&)> run) {

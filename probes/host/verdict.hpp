@@ -27,7 +27,7 @@ inline void apply(const Verdict& v, CheckResult& r) {
 // GPUs of one vendor ("nvidia", "amd") on the PCI bus.
 int count_pci_gpus(const Environment& env, const std::string& vendor);
 
-// "8.0 GiB", "64 KiB", "unlimited" for an empty optional.
+// size_words ("8 GiB", "64 KiB"), or "unlimited" for an empty optional.
 std::string format_bytes(std::optional<std::uint64_t> bytes);
 
 // A check definition for the host layer (Scope::Host, quick, short timeout).

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/byte_sizes.hpp"
 #include "core/proc_file.hpp"
 #include "core/utf8.hpp"
 #include "occupancy/proc_names.hpp"
@@ -19,8 +20,6 @@
 namespace gpuconform {
 
 namespace {
-
-std::string mib(double bytes) { return fmt::format("{:.0f} MiB", bytes / (1024.0 * 1024.0)); }
 
 std::vector<int> numeric_entries(const std::string& dir) {
     std::vector<int> out;
@@ -96,7 +95,8 @@ bool may_hide_tenant(const GpuOccupancy& o) {
 std::string describe_others(const GpuOccupancy& o) {
     const std::string util = o.utilization_pct ? fmt::format("{:.0f}% utilisation", *o.utilization_pct) : "";
     if (o.others.empty()) {
-        std::string mem = o.memory_used_bytes ? mib(*o.memory_used_bytes) + " in use" : "";
+        std::string mem =
+            o.memory_used_bytes ? size_words(static_cast<std::uint64_t>(*o.memory_used_bytes)) + " in use" : "";
         return fmt::format("another tenant, no process visible (another PID namespace?): {}{}{}", util,
                            !util.empty() && !mem.empty() ? ", " : "", mem.empty() && util.empty() ? "busy" : mem);
     }
@@ -105,7 +105,7 @@ std::string describe_others(const GpuOccupancy& o) {
         out +=
             fmt::format("{}pid {} {}", out.empty() ? "" : ", ", p.pid, p.name.empty() ? "(name unreadable)" : p.name);
         if (p.memory_bytes) {
-            out += fmt::format(" held {}", mib(static_cast<double>(*p.memory_bytes)));
+            out += fmt::format(" held {}", size_words(*p.memory_bytes));
         }
     }
     if (!util.empty()) {

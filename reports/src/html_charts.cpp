@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/byte_sizes.hpp"
 #include "render_html.hpp"
 #include "report_fields.hpp"
 #include "text_escape.hpp"
@@ -54,19 +55,6 @@ std::pair<std::string, std::uint64_t> series_and_size(const std::string& name) {
         return {name, 0};
     }
     return {name.substr(0, us), std::stoull(tail.substr(0, digits)) << shift};
-}
-
-std::string size_label(std::uint64_t bytes) {
-    if (bytes >= (1ull << 30)) {
-        return fmt::format("{}G", bytes >> 30);
-    }
-    if (bytes >= (1ull << 20)) {
-        return fmt::format("{}M", bytes >> 20);
-    }
-    if (bytes >= (1ull << 10)) {
-        return fmt::format("{}K", bytes >> 10);
-    }
-    return fmt::format("{}B", bytes);
 }
 
 // One legend entry: a short line drawn like the series, then its name in the series' colour.

@@ -1,5 +1,7 @@
 #include "prometheus_names.hpp"
 
+#include "core/byte_sizes.hpp"  // one spelling per size: 65536 and 64KiB are "64KiB"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -94,18 +96,6 @@ std::optional<unsigned long long> size_in_bytes(std::string_view word) {
         }
     }
     return std::nullopt;
-}
-
-// One spelling per size, whichever way the check wrote it: 65536 and 64KiB are "64KiB".
-std::string size_label(unsigned long long bytes) {
-    constexpr std::array<std::pair<std::string_view, unsigned long long>, 3> k_units_desc{
-        {{"GiB", 1ULL << 30}, {"MiB", 1ULL << 20}, {"KiB", 1ULL << 10}}};
-    for (const auto& [name, factor] : k_units_desc) {
-        if (bytes >= factor && bytes % factor == 0) {
-            return std::to_string(bytes / factor) + std::string(name);
-        }
-    }
-    return std::to_string(bytes) + "B";
 }
 
 // "0000:00:06.0 current_speed": a PCI address before the name (host.pcie.link) is a label.
