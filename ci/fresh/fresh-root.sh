@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# A new user's first run in a fresh Debian root: debootstrap a minimal root of DIST, clone the
+# A new user's first run in a fresh Debian or Ubuntu root: debootstrap a minimal root of DIST, clone the
 # repository into it (the committed HEAD of REPO), and run the README's two commands in order, as
 # root inside chroot, each with its log and wall time.
-# Usage (as root): ci/fresh/fresh-root.sh bookworm|trixie REPO [WORKDIR]
+# Usage (as root): ci/fresh/fresh-root.sh bookworm|trixie|noble REPO [WORKDIR]
 #   REPO: a local path to clone from; WORKDIR: where the root goes (default /var/tmp/fresh/DIST)
-#   GPUCONFORM_FRESH_MIRROR: the Debian mirror (default http://deb.debian.org/debian)
+#   GPUCONFORM_FRESH_MIRROR: the mirror (default http://deb.debian.org/debian; for noble, Ubuntu
+#   24.04, http://archive.ubuntu.com/ubuntu with main and universe, as an Ubuntu server has them)
 # Writes WORKDIR/suite.log, WORKDIR/tests.log and WORKDIR/times.txt; prints each log's last 60
 # lines and the times. Exit status: run-tests.sh's (or 1 when a step before it failed).
 set -euo pipefail
-dist="${1:?usage: fresh-root.sh bookworm|trixie REPO [WORKDIR]}"
-repo="$(cd "${2:?usage: fresh-root.sh bookworm|trixie REPO [WORKDIR]}" && pwd)"
+dist="${1:?usage: fresh-root.sh bookworm|trixie|noble REPO [WORKDIR]}"
+repo="$(cd "${2:?usage: fresh-root.sh bookworm|trixie|noble REPO [WORKDIR]}" && pwd)"
 work="${3:-/var/tmp/fresh/$dist}"
-mirror="${GPUCONFORM_FRESH_MIRROR:-http://deb.debian.org/debian}"
-case "$dist" in bookworm|trixie) ;; *) echo "DIST must be bookworm or trixie" >&2; exit 2 ;; esac
+components=main script=()
+case "$dist" in
+    bookworm|trixie) mirror="${GPUCONFORM_FRESH_MIRROR:-http://deb.debian.org/debian}" ;;
+    noble) mirror="${GPUCONFORM_FRESH_MIRROR:-http://archive.ubuntu.com/ubuntu}" components=main,universe
+           # Debian 12's debootstrap predates noble; every Ubuntu release since uses gutsy's script.
+           [ -e /usr/share/debootstrap/scripts/noble ] || script=(/usr/share/debootstrap/scripts/gutsy) ;;
+    *) echo "DIST must be bookworm, trixie or noble" >&2; exit 2 ;;
+esac
 [ "$(id -u)" -eq 0 ] || { echo "run as root (debootstrap, mount, chroot)" >&2; exit 2; }
 command -v debootstrap >/dev/null || { echo "no debootstrap: apt-get install debootstrap" >&2; exit 2; }
 
@@ -40,8 +47,9 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
     if grep -q " $root/" /proc/mounts; then echo "something is still mounted under $root" >&2; exit 1; fi
     rm -rf "$root"
     # What a fresh server has: a minimal base, TLS certificates, git to clone, sudo.
-    nice -n 10 debootstrap --variant=minbase --include=ca-certificates,git,sudo "$dist" "$root" "$mirror" \
-        >"$work/debootstrap.log" 2>&1 || { tail -n 30 "$work/debootstrap.log" >&2; exit 1; }
+    nice -n 10 debootstrap --variant=minbase --components="$components" --include=ca-certificates,git,sudo \
+        "$dist" "$root" "$mirror" "${script[@]}" >"$work/debootstrap.log" 2>&1 \
+        || { tail -n 30 "$work/debootstrap.log" >&2; exit 1; }
 fi
 t_boot=$(( SECONDS - t0 ))
 echo "nameserver $(awk '/^nameserver/{print $2; exit}' /etc/resolv.conf 2>/dev/null || echo 1.1.1.1)" > "$root/etc/resolv.conf"
