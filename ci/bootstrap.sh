@@ -79,6 +79,13 @@ gpuconform_optional() {
     printf '%s\n' "${out[@]}"
 }
 
+# True when apt has a version of package $1 to install here (not only a name others mention).
+gpuconform_has_candidate() {
+    local candidate
+    candidate=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ { print $2; exit }')
+    [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
+}
+
 gpuconform_apt() {
     if [ "$(id -u)" -eq 0 ]; then
         DEBIAN_FRONTEND=noninteractive apt-get "$@"
@@ -108,19 +115,27 @@ gpuconform_setup() {
         fi
     fi
     if [ "${#optional[@]}" -gt 0 ] && [ "$can_install" = yes ] && [ "${GPUCONFORM_NO_OPTIONAL:-0}" != 1 ]; then
-        # Only what this distro packages (e.g. python3-torch is not in every release).
+        # Only what this distro can install: a name other packages merely mention has no
+        # candidate (Ubuntu 24.04 lists python3-torch that way), and one such name in the list
+        # would make apt refuse all the others.
         local available=()
         gpuconform_apt update -qq >/dev/null 2>&1 || true
         for p in "${optional[@]}"; do
-            apt-cache show "$p" >/dev/null 2>&1 && available+=("$p")
-        done
-        for p in "${optional[@]}"; do
-            [[ " ${available[*]} " == *" $p "* ]] || echo "gpuconform: $p is not offered by apt here; building without it" >&2
+            if gpuconform_has_candidate "$p"; then
+                available+=("$p")
+            else
+                echo "gpuconform: $p is not offered by apt here; building without it" >&2
+            fi
         done
         if [ "${#available[@]}" -gt 0 ]; then
             echo "gpuconform: installing optional ${available[*]}" >&2
-            gpuconform_apt install -y -qq --no-install-recommends "${available[@]}" >&2 || \
-                echo "gpuconform: optional packages did not install; continuing without them" >&2
+            if ! gpuconform_apt install -y -qq --no-install-recommends "${available[@]}" >&2; then
+                # One that cannot install (a conflict, a broken dependency) must not cost the rest.
+                for p in "${available[@]}"; do
+                    gpuconform_apt install -y -qq --no-install-recommends "$p" >&2 ||
+                        echo "gpuconform: optional $p did not install; continuing without it" >&2
+                done
+            fi
         fi
     fi
     local jobs

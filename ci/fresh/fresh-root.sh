@@ -4,6 +4,8 @@
 # root inside chroot, each with its log and wall time.
 # Usage (as root): ci/fresh/fresh-root.sh bookworm|trixie|noble REPO [WORKDIR]
 #   REPO: a local path to clone from; WORKDIR: where the root goes (default /var/tmp/fresh/DIST)
+#   GPUCONFORM_FRESH_UPDATE=1: keep the root's clone and its build folder, moved to REPO's HEAD
+#   (a second run after a fix; the first run of a root always clones afresh)
 #   GPUCONFORM_FRESH_MIRROR: the mirror (default http://deb.debian.org/debian; for noble, Ubuntu
 #   24.04, http://archive.ubuntu.com/ubuntu with main and universe, as an Ubuntu server has them)
 # Writes WORKDIR/suite.log, WORKDIR/tests.log and WORKDIR/times.txt; prints each log's last 60
@@ -77,8 +79,14 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
     chroot "$root" update-ca-certificates >/dev/null 2>&1 || true
 fi
 
-rm -rf "$root/src"
-git clone -q "$repo" "$root/src/gpuconform"
+if [ "${GPUCONFORM_FRESH_UPDATE:-0}" = 1 ] && [ -d "$root/src/gpuconform/.git" ]; then
+    # A second run after a fix: the root's clone moves to REPO's HEAD and keeps its build folder.
+    git -C "$root/src/gpuconform" fetch -q "$repo" HEAD
+    git -C "$root/src/gpuconform" reset -q --hard FETCH_HEAD
+else
+    rm -rf "$root/src"
+    git clone -q "$repo" "$root/src/gpuconform"
+fi
 head="$(git -C "$root/src/gpuconform" rev-parse --short HEAD)"
 
 # In the root: a login-like root shell, the clone as the current folder, the commands as typed.
