@@ -47,6 +47,11 @@ k_gpuconform_test_tools=(
     "clang-format:clang-format" "clang-tidy:clang-tidy" "nodejs:node" "npm:npm"
     "postgresql:pg_ctlcluster"
     "libxml2-utils:xmllint"
+    # Ubuntu's slurmctld 23.11 loads the PMIx MPI plugins at start and, without libpmix, that
+    # failure's errno reaches assoc_mgr_init (controller.c passes errno): with accounting_storage/none
+    # it then keeps no association list and every job pends InvalidAccount. Debian 12 has no
+    # candidate of this name and needs none.
+    "libpmix2t64:/usr/lib/$(uname -m)-linux-gnu/pmix2/lib/libpmix.so.2"
 )
 
 gpuconform_tool_present() {

@@ -70,7 +70,8 @@ read -r gen fault < "$work/fault"
 set -- --backend sim --sim-devices 2
 [ -n "\$fault" ] && set -- "\$@" --fault "\$fault"
 SCONTROL=$(command -v scontrol) GPUCONFORM="$gpuconform" SLURM_CONF="$work/slurm.conf" \
-    "$root/ci/slurm/gpuconform-healthcheck" --node $node --report "$work/healthcheck-\$gen.json" -- "\$@" \
+    "$root/ci/slurm/gpuconform-healthcheck" --node $node --report "$work/healthcheck-\$gen.json" \
+    --costs "$work/healthcheck-costs.json" -- "\$@" \
     >>"$work/healthcheck.log" 2>&1
 echo "\$gen" >> "$work/runs"
 EOF
