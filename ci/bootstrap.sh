@@ -43,7 +43,7 @@ k_gpuconform_test_tools=(
     "python3-pytest:py:pytest" "python3-jsonschema:py:jsonschema" "python3-torch:py:torch"
     "python3-selenium:py:selenium" "chromium:chromium" "chromium-driver:chromedriver"
     "slurm-wlm:slurmctld" "munge:munged" "iproute2:ip" "valgrind:valgrind" "prometheus:promtool"
-    "prometheus-node-exporter:prometheus-node-exporter"
+    "prometheus-node-exporter:prometheus-node-exporter" "prometheus-pushgateway:prometheus-pushgateway"
     "clang-format:clang-format" "clang-tidy:clang-tidy" "nodejs:node" "npm:npm"
     "postgresql:pg_ctlcluster"
     "libxml2-utils:xmllint"

@@ -39,9 +39,13 @@ install(PROGRAMS ${_ci}/slurm/gpuconform-healthcheck ${_ci}/slurm/gpuconform-nig
         DESTINATION lib/gpuconform/slurm COMPONENT slurm)
 install(PROGRAMS ${_ci}/fleet/gpuconform_verdict.py DESTINATION lib/gpuconform/slurm COMPONENT slurm)
 install(FILES ${_ci}/slurm/gpuconform.nhc DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/slurm COMPONENT slurm)
-install(PROGRAMS ${_ci}/kubernetes/gpuconform_kube.py ${_ci}/fleet/gpuconform_verdict.py
+install(PROGRAMS ${_ci}/kubernetes/gpuconform_kube.py ${_ci}/kubernetes/gpuconform_lease.py
+                 ${_ci}/fleet/gpuconform_verdict.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/kubernetes COMPONENT core)
-install(FILES ${_ci}/kubernetes/gpuconform-cronjob.yaml ${_ci}/kubernetes/gpuconform-rbac.yaml
+install(PROGRAMS ${_ci}/slurm/gpuconform-rollup.sbatch DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/kubernetes
+        RENAME gpuconform-rollup COMPONENT core)
+# The kustomize base and the site folder a site copies (README "Fleet: Kubernetes").
+install(DIRECTORY ${_ci}/kubernetes/base ${_ci}/kubernetes/site
         DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/kubernetes COMPONENT core)
 # Who answers for the packages (Maintainer, changelog). A site or release that publishes them to an
 # apt repository sets its own: -DGPUCONFORM_PACKAGE_CONTACT="Name <address>".

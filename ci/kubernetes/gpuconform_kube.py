@@ -1,27 +1,33 @@
 #!/usr/bin/env python3
 """gpuconform on Kubernetes, with nothing but the Python standard library and the pod's token.
 
-  fanout   (the nightly CronJob) one Job per GPU node, pinned to it, requesting all of that
-           node's GPUs, so the GPUs are allocated only while the run lasts
-  run      (inside that Job) run the suite, keep the report on the node, write the Prometheus
-           text atomically, then put the verdict on the node: label gpuconform/verdict, annotations
+  fanout   (the nightly CronJob) roll up each finished night in the reports claim, then create one
+           Job per GPU node, pinned to it, requesting all of that node's GPUs, so the GPUs are
+           allocated only while the run lasts
+  run      (inside that Job) run the suite, keep NIGHT/NODE.json and .xml in the reports claim, push
+           the Prometheus text to GPUCONFORM_PUSHGATEWAY and/or write it atomically into
+           GPUCONFORM_TEXTFILE_DIR, then put the verdict on the node: label gpuconform/verdict, annotations
            gpuconform/reason and gpuconform/failed-gpus (index, PCI address and UUID of each
            failing GPU), the node condition GPUConformanceFailed, and on a fail the NoSchedule
            taint gpuconform/failed, which only a later pass of ours removes. The taint is held
            back when it would leave more than GPUCONFORM_TAINT_MAX_SHARE (default 0.5) of the
            GPU nodes tainted: the breaker, said in the reason
-  render-job NODE VENDOR COUNT   print the Job fanout would create (for offline validation)
+  render-job NODE VENDOR COUNT [-- ARGS]
+                                 print the Job fanout would create with the settings in the
+                                 environment (for offline validation)
   render-marks NODE STATE        print the Node as run leaves it after a verdict (likewise)
 
 The breaker counts and taints while holding the Lease gpuconform-taint-breaker in the namespace
 (gpuconform_lease.py), so markers finishing together on many nodes never taint past the share.
 
-The Prometheus text goes to GPUCONFORM_TEXTFILE_DIR on the node (the fanout's environment;
-default /var/lib/gpuconform/textfile, a folder of ours): point node-exporter's textfile collector
-there, or name its folder, which is then mounted as it is and must let uid 65534 write.
+Settings come from the ConfigMap gpuconform-settings (ci/kubernetes/base/settings.env): the
+fan-out reads them as its environment, and each node's Job as its own. The site's expectations come
+from the ConfigMap gpuconform-profile. Every pod passes the Pod Security "restricted" level, except
+that GPUCONFORM_TEXTFILE_DIR (node-exporter's folder on the node, a hostPath) needs "privileged".
 
 The condition follows node-problem-detector's convention: True means the problem is there.
 """
+import base64
 import datetime
 import hashlib
 import json
@@ -51,9 +57,17 @@ NAMESPACE = os.environ.get("GPUCONFORM_NAMESPACE", "gpu-ops")
 GPU_RESOURCES = {"nvidia.com/gpu": ("nvidia", "GPUCONFORM_IMAGE_NVIDIA"),
                  "amd.com/gpu": ("amd", "GPUCONFORM_IMAGE_AMD")}
 SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
-# On the node: the reports, and by default the Prometheus text, in a folder of our own.
-HOST_DIR = "/var/lib/gpuconform"
-TEXTFILE_DIR = HOST_DIR + "/textfile"
+SETTINGS = "gpuconform-settings"
+PROFILE_CONFIGMAP = "gpuconform-profile"
+SITE_PROFILE = "/etc/gpuconform/site/profile.yaml"
+REPORTS_CLAIM = "gpuconform-reports"
+REPORTS = "/reports"   # where the claim is mounted, in the fan-out and in every node's Job
+# The night's roll-up, the script Slurm's afterany job runs: beside this one where installed (the
+# image, the package), in ci/slurm in a checkout.
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROLLUP = next((p for p in (os.path.join(HERE, "gpuconform-rollup"),
+                           os.path.join(HERE, "..", "slurm", "gpuconform-rollup.sbatch")) if os.path.exists(p)),
+              os.path.join(HERE, "gpuconform-rollup"))
 
 
 # ---- pure functions: report -> node marks, node -> Job (unit-tested) ----
@@ -144,30 +158,34 @@ def job_name(node_name, night):
     return f"gpuconform-{night}-{safe}-{digest}"
 
 
-def textfile_mount(textfile_dir):
-    """Where the Job writes the Prometheus text: (path in the pod, its own volume or None, chown it).
+def night_folder(night):
+    """'20261201' (a Job name's night) -> '2026-12-01' (the reports folder, as under Slurm)."""
+    return f"{night[:4]}-{night[4:6]}-{night[6:8]}"
 
-    A folder under HOST_DIR is ours: reached through the reports volume and handed to the run's
-    user by the init step. Any other (node-exporter's own, say) is the operator's: mounted as it
-    is, never created or taken over; it must already let uid 65534 write (README)."""
-    textfile_dir = os.path.normpath(textfile_dir or TEXTFILE_DIR)
+
+def textfile_mount(textfile_dir):
+    """node-exporter's textfile folder on the node, if the settings name one: (the volume, its mount).
+
+    Mounted as it is (a hostPath of type Directory: never created, never chowned); it must already
+    let uid 65534 write. None when unset: the Prometheus text then goes only to the Pushgateway."""
+    if not textfile_dir:
+        return None
+    textfile_dir = os.path.normpath(textfile_dir)
     if not os.path.isabs(textfile_dir):
         raise ValueError(f"GPUCONFORM_TEXTFILE_DIR: '{textfile_dir}' is not an absolute path")
-    if textfile_dir.startswith(HOST_DIR + "/"):
-        return "/reports/" + os.path.relpath(textfile_dir, HOST_DIR), None, True
-    return "/textfile", {"name": "textfile", "hostPath": {"path": textfile_dir, "type": "Directory"}}, False
+    return ({"name": "textfile", "hostPath": {"path": textfile_dir, "type": "Directory"}},
+            {"name": "textfile", "mountPath": "/textfile"})
 
 
-def node_job(node_name, vendor, count, image, night, run_args=(), textfile_dir=None):
+def node_job(node_name, vendor, count, image, night, run_args=(), settings=None):
     """The Job for one node: all its GPUs, only for the run's duration, least privilege."""
+    settings = settings or {}
     resource = "nvidia.com/gpu" if vendor == "nvidia" else "amd.com/gpu"
-    drop_all = {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
-                "capabilities": {"drop": ["ALL"]}}
-    textfile, textfile_volume, ours = textfile_mount(textfile_dir)
-    owned = ["/reports/kubernetes"] + ([textfile] if ours else [])
-    mounts = [{"name": "reports", "mountPath": "/reports"}]
-    if textfile_volume:
-        mounts.append({"name": "textfile", "mountPath": textfile})
+    textfile = textfile_mount(settings.get("GPUCONFORM_TEXTFILE_DIR"))
+    claim = settings.get("GPUCONFORM_REPORTS_CLAIM") or REPORTS_CLAIM
+    args = ["run", "--reports", f"{REPORTS}/{night_folder(night)}"]
+    if textfile:
+        args += ["--textfile", textfile[1]["mountPath"]]
     return {
         "apiVersion": "batch/v1", "kind": "Job",
         "metadata": {"name": job_name(node_name, night), "namespace": NAMESPACE,
@@ -190,48 +208,46 @@ def node_job(node_name, vendor, count, image, night, run_args=(), textfile_dir=N
                             "key": "metadata.name", "operator": "In", "values": [node_name]}]}]}}},
                     "tolerations": [{"key": resource, "operator": "Exists", "effect": "NoSchedule"},
                                     {"key": TAINT["key"], "operator": "Exists", "effect": "NoSchedule"}],
+                    # fsGroup: the claim's files are the run's group where the volume supports it.
                     "securityContext": {"runAsNonRoot": True, "runAsUser": 65534, "runAsGroup": 65534,
-                                        "seccompProfile": {"type": "RuntimeDefault"}},
-                    # hostPath ignores fsGroup: a root init step with CHOWN only hands our own
-                    # folders over (never one another program owns, such as node-exporter's).
-                    "initContainers": [{
-                        "name": "report-folder", "image": image,
-                        "command": ["/bin/sh", "-c", "mkdir -p " + " ".join(owned) + " && "
-                                    "chown 65534:65534 " + " ".join(owned)],
-                        "securityContext": {"runAsUser": 0, "runAsNonRoot": False,
-                                            "allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
-                                            "capabilities": {"drop": ["ALL"], "add": ["CHOWN"]}},
-                        "volumeMounts": [{"name": "reports", "mountPath": "/reports"}]}],
+                                        "fsGroup": 65534, "seccompProfile": {"type": "RuntimeDefault"}},
                     "containers": [{
                         "name": "gpuconform", "image": image,
-                        "args": ["run", "--reports", "/reports/kubernetes", "--textfile", textfile,
-                                 "--", *run_args],
-                        # The namespace holds the breaker's Lease: the one the Job runs in.
+                        "args": [*args, "--", *run_args],
+                        # The settings (breaker share, Pushgateway) as the fan-out had them; the
+                        # namespace holds the breaker's Lease: the one the Job runs in.
+                        "envFrom": [{"configMapRef": {"name": SETTINGS, "optional": True}}],
                         "env": [{"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}},
                                 {"name": "GPUCONFORM_NAMESPACE",
                                  "valueFrom": {"fieldRef": {"fieldPath": "metadata.namespace"}}}],
                         "resources": {"limits": {resource: count},
                                       "requests": {"cpu": "1", "memory": "2Gi"}},
-                        "securityContext": drop_all,
-                        "volumeMounts": [*mounts, {"name": "tmp", "mountPath": "/tmp"}]}],
+                        "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+                                            "capabilities": {"drop": ["ALL"]}},
+                        "volumeMounts": [{"name": "reports", "mountPath": REPORTS},
+                                         {"name": "profile", "mountPath": os.path.dirname(SITE_PROFILE),
+                                          "readOnly": True},
+                                         {"name": "tmp", "mountPath": "/tmp"},
+                                         *([textfile[1]] if textfile else [])]}],
                     "volumes": [
-                        {"name": "reports", "hostPath": {"path": HOST_DIR, "type": "DirectoryOrCreate"}},
-                        *([textfile_volume] if textfile_volume else []),
-                        {"name": "tmp", "emptyDir": {"sizeLimit": "1Gi"}}],
+                        {"name": "reports", "persistentVolumeClaim": {"claimName": claim}},
+                        {"name": "profile", "configMap": {"name": PROFILE_CONFIGMAP, "optional": True}},
+                        {"name": "tmp", "emptyDir": {"sizeLimit": "1Gi"}},
+                        *([textfile[0]] if textfile else [])],
                 }},
         }}
 
 
 def jobs_for_nodes(nodes, images, night, run_args=()):
-    """One Job per node that offers GPUs of a vendor we have an image for."""
+    """One Job per node that offers GPUs of a vendor we have an image for; `images` is the
+    settings (the fan-out's environment), which name the images and the rest."""
     jobs = []
     for node in nodes:
         name = (node.get("metadata") or {}).get("name")
         for resource, (vendor, image_var) in GPU_RESOURCES.items():
             count = gpu_count(node, resource)
             if name and count > 0 and images.get(image_var):
-                jobs.append(node_job(name, vendor, count, images[image_var], night, run_args,
-                                     images.get("GPUCONFORM_TEXTFILE_DIR")))
+                jobs.append(node_job(name, vendor, count, images[image_var], night, run_args, images))
     return jobs
 
 
@@ -326,8 +342,41 @@ def write_atomically(path, text):
     os.replace(tmp, path)
 
 
+def push_metrics(url, node, text):
+    """PUT the node's Prometheus text to a Pushgateway, as the group {job="gpuconform",
+    instance=NODE}: each night replaces that node's group and no other. The name travels base64url
+    encoded (the Pushgateway's `@base64` form), so no character of it can be read as a path."""
+    encoded = base64.urlsafe_b64encode(node.encode()).decode()
+    target = f"{url.rstrip('/')}/metrics/job/gpuconform/instance@base64/{encoded}"
+    req = urllib.request.Request(target, data=text.encode(), method="PUT",
+                                 headers={"Content-Type": "text/plain; version=0.0.4"})
+    with urllib.request.urlopen(req, timeout=30):
+        pass
+
+
+def publish_metrics(report, node, textfile, gpuconform):
+    """The report as Prometheus text, to the Pushgateway and/or node-exporter's folder, as the
+    settings say. Returns what could not be published, as words ("" when all went)."""
+    pushgateway = os.environ.get("GPUCONFORM_PUSHGATEWAY", "")
+    if not (pushgateway or textfile) or not os.path.exists(report):
+        return ""
+    prom = subprocess.run([gpuconform, "render", report, "-f", "prometheus"],
+                          capture_output=True, text=True, check=False)
+    if prom.returncode != 0:
+        return f"render -f prometheus exited {prom.returncode}"
+    problems = []
+    if textfile:
+        write_atomically(os.path.join(textfile, "gpuconform.prom"), prom.stdout)
+    if pushgateway:
+        try:
+            push_metrics(pushgateway, node, prom.stdout)
+        except (OSError, ValueError, urllib.error.URLError) as e:
+            problems.append(f"Pushgateway {pushgateway}: {e}")
+    return "; ".join(problems)
+
+
 def cmd_run(args, api_factory=None):
-    reports, textfile, run_args = "/var/lib/gpuconform", None, []
+    reports, textfile, run_args = REPORTS, None, []
     while args:
         a = args.pop(0)
         if a == "--reports":
@@ -345,20 +394,19 @@ def cmd_run(args, api_factory=None):
         print("gpuconform_kube run: NODE_NAME is not set (downward API spec.nodeName)", file=sys.stderr)
         return 2
     gpuconform = os.environ.get("GPUCONFORM", "gpuconform")
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    report = os.path.join(reports, f"{node}-{stamp}.json")
+    os.makedirs(reports, exist_ok=True)
+    report = os.path.join(reports, f"{node}.json")
+    profile = ["--profile", SITE_PROFILE] if os.path.isfile(SITE_PROFILE) else []
     rc = subprocess.call([gpuconform, "run", "--quick", "--quiet", "--json", report,
-                          "--junit", report[:-5] + ".xml", *run_args])
+                          "--junit", report[:-5] + ".xml", *profile, *run_args])
     verdict, why = verdict_json(report, gpuconform)
     state, reason, _ = words(verdict) if verdict else ("inconclusive", why, [])
     failing_gpus = (verdict or {}).get("failing_gpus") or []
     if rc not in (0, 1):
         state, reason = "inconclusive", f"gpuconform: run exited {rc}"
-    if textfile and os.path.exists(report):
-        prom = subprocess.run([gpuconform, "render", report, "-f", "prometheus"],
-                              capture_output=True, text=True, check=False)
-        if prom.returncode == 0:
-            write_atomically(os.path.join(textfile, "gpuconform.prom"), prom.stdout)
+    unpublished = publish_metrics(report, node, textfile, gpuconform)
+    if unpublished:
+        print(f"gpuconform_kube: {node}: metrics not published: {unpublished}", file=sys.stderr)
     print(f"gpuconform_kube: {node}: {state}: {reason}")
     try:
         mark_node((api_factory or Api)(), node, state, reason, failing_gpus)
@@ -370,9 +418,47 @@ def cmd_run(args, api_factory=None):
     return 0 if rc in (0, 1) and os.path.exists(report) else 1
 
 
+def nights_to_roll_up(reports, jobs):
+    """The night folders under `reports` whose roll-up is due: reports in them, none of that night's
+    Jobs still running, and no matrix.html newer than every report. Oldest first, so each diff has
+    its previous night."""
+    running = set()
+    for job in jobs:
+        status = job.get("status") or {}
+        ended = any(c.get("type") in ("Complete", "Failed") and c.get("status") == "True"
+                    for c in status.get("conditions") or [])
+        if not ended:
+            night = ((job.get("metadata") or {}).get("labels") or {}).get("gpuconform/night", "")
+            running.add(night_folder(night) if re.fullmatch(r"[0-9]{8}", night) else night)
+    due = []
+    for name in sorted(os.listdir(reports)) if os.path.isdir(reports) else []:
+        folder = os.path.join(reports, name)
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", name) or name in running:
+            continue
+        newest = max((os.path.getmtime(os.path.join(folder, f)) for f in os.listdir(folder)
+                      if f.endswith(".json")), default=None)
+        matrix = os.path.join(folder, "matrix.html")
+        if newest is not None and (not os.path.exists(matrix) or os.path.getmtime(matrix) < newest):
+            due.append(name)
+    return due
+
+
+def roll_up(api, reports):
+    """Runs the roll-up (the same script as Slurm's afterany job) over each night that is due."""
+    jobs = api.call("GET", f"/apis/batch/v1/namespaces/{NAMESPACE}/jobs"
+                           "?labelSelector=app.kubernetes.io%2Fname%3Dgpuconform").get("items", [])
+    failed = 0
+    for night in nights_to_roll_up(reports, jobs):
+        rc = subprocess.call(["sh", ROLLUP, reports, night])
+        failed += rc != 0
+        print(f"gpuconform_kube: roll-up of {night}: " + ("done" if rc == 0 else f"exited {rc}"))
+    return failed
+
+
 def cmd_fanout(args):
     night = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d")
     api = Api()
+    rollups_failed = roll_up(api, REPORTS)
     nodes = api.call("GET", "/api/v1/nodes").get("items", [])
     try:
         jobs = jobs_for_nodes(nodes, os.environ, night, args[1:] if args[:1] == ["--"] else args)
@@ -391,7 +477,7 @@ def cmd_fanout(args):
     print(f"gpuconform_kube: {created} Jobs created for {len(jobs)} GPU nodes, {failed} refused")
     if not jobs:
         print("gpuconform_kube: no node offers nvidia.com/gpu or amd.com/gpu with an image set", file=sys.stderr)
-    return 0 if jobs and not failed else 1
+    return 0 if jobs and not failed and not rollups_failed else 1
 
 
 def main(argv):
@@ -403,9 +489,15 @@ def main(argv):
         return cmd_run(list(args))
     if cmd == "fanout":
         return cmd_fanout(list(args))
-    if cmd == "render-job" and len(args) >= 3:
-        image = f"registry.example.com/gpu-ops/gpuconform-{args[1]}:0.1.0"
-        print(json.dumps(node_job(args[0], args[1], int(args[2]), image, "20261201", args[3:]), indent=2))
+    if cmd == "render-job" and len(args) >= 3 and args[1] in ("nvidia", "amd"):
+        # The settings from the environment, as the fan-out has them (settings.env's lines).
+        image = os.environ.get(f"GPUCONFORM_IMAGE_{args[1].upper()}")
+        if not image:
+            print(f"gpuconform_kube render-job: GPUCONFORM_IMAGE_{args[1].upper()} is not set", file=sys.stderr)
+            return 2
+        run_args = args[4:] if args[3:4] == ["--"] else args[3:]
+        print(json.dumps(node_job(args[0], args[1], int(args[2]), image, "20261201", run_args, os.environ),
+                         indent=2))
         return 0
     if cmd == "render-marks" and len(args) == 2 and args[1] in ("pass", "fail", "inconclusive"):
         # The Node as the marker leaves it after a verdict (for offline validation).

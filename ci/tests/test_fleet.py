@@ -2,6 +2,7 @@
 and condition), and the per-node Job the nightly fan-out creates."""
 import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -198,7 +199,6 @@ def test_job_runs_unprivileged_with_the_node_name_from_the_downward_api():
     assert main["securityContext"]["capabilities"] == {"drop": ["ALL"]}
     assert main["securityContext"]["allowPrivilegeEscalation"] is False
     assert {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}} in main["env"]
-    assert pod["initContainers"][0]["securityContext"]["capabilities"] == {"drop": ["ALL"], "add": ["CHOWN"]}
     assert job["spec"]["backoffLimit"] == 0 and job["spec"]["activeDeadlineSeconds"] > 0
 
 
@@ -206,32 +206,45 @@ def host_paths(pod):
     return sorted(v["hostPath"]["path"] for v in pod["volumes"] if "hostPath" in v)
 
 
-def test_job_takes_over_only_folders_of_its_own():
-    # By default the Prometheus text goes to a folder of ours, reached through the reports volume.
+def test_job_writes_to_the_reports_claim_and_touches_no_host_folder_by_default():
     pod = kube.node_job("n", "nvidia", 1, "img", "20261201")["spec"]["template"]["spec"]
-    (init,) = pod["initContainers"]
-    assert host_paths(pod) == ["/var/lib/gpuconform"]
-    assert init["command"][-1] == ("mkdir -p /reports/kubernetes /reports/textfile && "
-                                   "chown 65534:65534 /reports/kubernetes /reports/textfile")
-    assert pod["containers"][0]["args"][:5] == ["run", "--reports", "/reports/kubernetes", "--textfile",
-                                                "/reports/textfile"]
-    # node-exporter's folder, when named, is mounted as it is: not created, not chowned.
-    pod = kube.node_job("n", "nvidia", 1, "img", "20261201", (),
-                        "/var/lib/prometheus/node-exporter/")["spec"]["template"]["spec"]
-    (init,) = pod["initContainers"]
-    assert host_paths(pod) == ["/var/lib/gpuconform", "/var/lib/prometheus/node-exporter"]
+    assert host_paths(pod) == [] and "initContainers" not in pod
+    assert {"name": "reports", "persistentVolumeClaim": {"claimName": "gpuconform-reports"}} in pod["volumes"]
+    assert pod["containers"][0]["args"] == ["run", "--reports", "/reports/2026-12-01", "--"]
+    assert {"name": "profile", "configMap": {"name": "gpuconform-profile", "optional": True}} in pod["volumes"]
+    assert pod["containers"][0]["envFrom"] == [{"configMapRef": {"name": "gpuconform-settings", "optional": True}}]
+    # The settings name another claim, and node-exporter's folder, mounted as it is (never created).
+    nodes = [node("h200-1", **{"nvidia.com/gpu": "8"})]
+    (job,) = kube.jobs_for_nodes(nodes, {"GPUCONFORM_IMAGE_NVIDIA": "img/nv", "GPUCONFORM_REPORTS_CLAIM": "nfs-gpu",
+                                         "GPUCONFORM_TEXTFILE_DIR": "/var/lib/prometheus/node-exporter/"},
+                                 "20261201")
+    pod = job["spec"]["template"]["spec"]
+    assert host_paths(pod) == ["/var/lib/prometheus/node-exporter"]
     assert {"name": "textfile", "hostPath": {"path": "/var/lib/prometheus/node-exporter", "type": "Directory"}} \
         in pod["volumes"]
-    assert "textfile" not in init["command"][-1] and "node-exporter" not in init["command"][-1]
-    assert [m["name"] for m in init["volumeMounts"]] == ["reports"]
-    assert {"name": "textfile", "mountPath": "/textfile"} in pod["containers"][0]["volumeMounts"]
-    # The fan-out reads the folder from its environment; a relative one is refused.
-    nodes = [node("h200-1", **{"nvidia.com/gpu": "8"})]
-    (job,) = kube.jobs_for_nodes(nodes, {"GPUCONFORM_IMAGE_NVIDIA": "img/nv",
-                                         "GPUCONFORM_TEXTFILE_DIR": "/srv/metrics"}, "20261201")
-    assert "/srv/metrics" in host_paths(job["spec"]["template"]["spec"])
+    assert {"name": "reports", "persistentVolumeClaim": {"claimName": "nfs-gpu"}} in pod["volumes"]
+    assert pod["containers"][0]["args"][3:5] == ["--textfile", "/textfile"]
     with pytest.raises(ValueError, match="not an absolute path"):
-        kube.node_job("n", "nvidia", 1, "img", "20261201", (), "metrics")
+        kube.node_job("n", "nvidia", 1, "img", "20261201", (), {"GPUCONFORM_TEXTFILE_DIR": "metrics"})
+
+
+def job_state(night, ended):
+    conditions = [{"type": "Complete", "status": "True"}] if ended else []
+    return {"metadata": {"labels": {"gpuconform/night": night}}, "status": {"conditions": conditions}}
+
+
+def test_a_night_is_rolled_up_once_its_jobs_ended_and_again_when_a_report_is_newer(tmp_path):
+    for night, files in {"2026-11-30": ["a.json", "matrix.html"], "2026-12-01": ["a.json", "b.json"],
+                         "2026-12-02": ["a.json"], "2026-12-03": [], "notes": ["x.json"]}.items():
+        (tmp_path / night).mkdir()
+        for f in files:
+            (tmp_path / night / f).write_text("{}")
+    os.utime(tmp_path / "2026-11-30" / "a.json", (1, 1))  # the matrix is newer: rolled up already
+    jobs = [job_state("20261201", True), job_state("20261202", False)]
+    assert kube.nights_to_roll_up(str(tmp_path), jobs) == ["2026-12-01"]  # 12-02 still runs, 12-03 is empty
+    os.utime(tmp_path / "2026-11-30" / "matrix.html", (0, 0))              # a report came in after it
+    assert kube.nights_to_roll_up(str(tmp_path), jobs) == ["2026-11-30", "2026-12-01"]
+    assert kube.nights_to_roll_up(str(tmp_path / "absent"), jobs) == []
 
 
 def test_gpu_count_ignores_what_is_not_a_whole_number():
@@ -342,11 +355,10 @@ def test_run_marks_the_node_named_by_the_downward_api(tmp_path, monkeypatch, sta
                                                       exit_code, label, cond):
     monkeypatch.setenv("NODE_NAME", "h200-7")
     monkeypatch.setenv("GPUCONFORM", fake_gpuconform(tmp_path, status, write_report, rc))
-    (tmp_path / "reports").mkdir()
     (tmp_path / "textfile").mkdir()
     FakeApi.calls = []
-    got = kube.cmd_run(["--reports", str(tmp_path / "reports"), "--textfile", str(tmp_path / "textfile")],
-                       api_factory=FakeApi)
+    got = kube.cmd_run(["--reports", str(tmp_path / "reports" / "2026-12-01"), "--textfile",
+                        str(tmp_path / "textfile")], api_factory=FakeApi)
     assert got == exit_code
     listed, *taint, get, meta, st = FakeApi.calls
     assert listed[:2] == ("GET", "/api/v1/nodes")
@@ -365,10 +377,10 @@ def test_run_marks_the_node_named_by_the_downward_api(tmp_path, monkeypatch, sta
     assert meta[2]["metadata"]["labels"]["gpuconform/verdict"] == label
     assert st[1] == "/api/v1/nodes/h200-7/status" and st[3] == "application/strategic-merge-patch+json"
     assert st[2]["status"]["conditions"][0]["status"] == cond
-    reports = sorted(p.name for p in (tmp_path / "reports").iterdir())
+    reports = sorted(p.name for p in (tmp_path / "reports" / "2026-12-01").iterdir())
     prom = sorted(p.name for p in (tmp_path / "textfile").iterdir())
     if write_report:
-        assert reports and reports[0].startswith("h200-7-") and prom == ["gpuconform.prom"]
+        assert "h200-7.json" in reports and prom == ["gpuconform.prom"]
     else:
         assert prom == []
 
@@ -451,3 +463,25 @@ def test_the_rollup_diff_of_two_generated_nights_names_each_node_that_broke(tmp_
     assert f"`{failing}: async.stream.legacy_default_sync [cuda:0]`" in diff
     assert f"- vanished host: {vanished}" in diff
     assert f"- worse {narrowed}: 0000:3b:00.0: link x16 → x8" in diff
+
+
+def test_the_fanout_rolls_up_a_finished_night_with_slurms_script(tmp_path, monkeypatch):
+    night = tmp_path / "reports" / "2026-12-01"
+    night.mkdir(parents=True)
+    subprocess.run([GPUCONFORM, "run", "--backend", "sim", "--sim-devices", "2", "--layer", "host,runtime",
+                    "--quick", "--quiet", "--json", str(night / "gpu-node-17.json")], check=False)
+    monkeypatch.setenv("GPUCONFORM", GPUCONFORM)
+
+    class Jobs:
+        calls = []
+
+        def call(self, method, path, body=None, content_type=None):
+            Jobs.calls.append((method, path))
+            return {"items": [job_state("20261201", True), job_state("20261202", False)]}
+
+    assert kube.roll_up(Jobs(), str(tmp_path / "reports")) == 0
+    assert Jobs.calls == [("GET", "/apis/batch/v1/namespaces/gpu-ops/jobs"
+                                  "?labelSelector=app.kubernetes.io%2Fname%3Dgpuconform")]
+    assert "<html" in (night / "matrix.html").read_text()
+    assert socket.gethostname() in (night / "matrix.md").read_text()  # by host: the report's own
+    assert kube.nights_to_roll_up(str(tmp_path / "reports"), []) == []  # done: not again
