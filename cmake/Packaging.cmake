@@ -39,8 +39,9 @@ install(PROGRAMS ${_ci}/slurm/gpuconform-healthcheck ${_ci}/slurm/gpuconform-nig
         DESTINATION lib/gpuconform/slurm COMPONENT slurm)
 install(PROGRAMS ${_ci}/fleet/gpuconform_verdict.py DESTINATION lib/gpuconform/slurm COMPONENT slurm)
 install(FILES ${_ci}/slurm/gpuconform.nhc DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/slurm COMPONENT slurm)
-install(PROGRAMS ${_ci}/kubernetes/gpuconform_kube.py ${_ci}/kubernetes/gpuconform_lease.py
-                 ${_ci}/fleet/gpuconform_verdict.py
+install(PROGRAMS ${_ci}/kubernetes/gpuconform_kube.py ${_ci}/fleet/gpuconform_verdict.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/kubernetes COMPONENT core)
+install(FILES ${_ci}/kubernetes/gpuconform_lease.py  # a module gpuconform_kube.py imports
         DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/kubernetes COMPONENT core)
 install(PROGRAMS ${_ci}/slurm/gpuconform-rollup.sbatch DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuconform/kubernetes
         RENAME gpuconform-rollup COMPONENT core)
