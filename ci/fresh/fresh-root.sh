@@ -14,12 +14,12 @@ set -euo pipefail
 dist="${1:?usage: fresh-root.sh bookworm|trixie|noble REPO [WORKDIR]}"
 repo="$(cd "${2:?usage: fresh-root.sh bookworm|trixie|noble REPO [WORKDIR]}" && pwd)"
 work="${3:-/var/tmp/fresh/$dist}"
-components=main script=()
+components=main script=""
 case "$dist" in
     bookworm|trixie) mirror="${GPUCONFORM_FRESH_MIRROR:-http://deb.debian.org/debian}" ;;
     noble) mirror="${GPUCONFORM_FRESH_MIRROR:-http://archive.ubuntu.com/ubuntu}" components=main,universe
            # Debian 12's debootstrap predates noble; every Ubuntu release since uses gutsy's script.
-           [ -e /usr/share/debootstrap/scripts/noble ] || script=(/usr/share/debootstrap/scripts/gutsy) ;;
+           [ -e /usr/share/debootstrap/scripts/noble ] || script=/usr/share/debootstrap/scripts/gutsy ;;
     *) echo "DIST must be bookworm, trixie or noble" >&2; exit 2 ;;
 esac
 [ "$(id -u)" -eq 0 ] || { echo "run as root (debootstrap, mount, chroot)" >&2; exit 2; }
@@ -27,48 +27,24 @@ command -v debootstrap >/dev/null || { echo "no debootstrap: apt-get install deb
 
 root="$work/root"
 mkdir -p "$work"
-mounted=()
-cleanup() {
-    local i
-    for (( i=${#mounted[@]}-1; i>=0; i-- )); do
-        umount -l "${mounted[$i]}" 2>/dev/null || true
-    done
-    # Daemons a test left running inside the root (slurmctld, slurmd, munged) hold it busy.
-    if [ -d "$root/proc" ]; then
-        local p
-        for p in /proc/[0-9]*; do
-            [ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && kill "${p#/proc/}" 2>/dev/null || true
-        done
-    fi
-}
+# shellcheck source=../roots.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../roots.sh"
 trap cleanup EXIT
-mnt() { mount "$@" && mounted+=("${!#}"); }
 
 t0=$SECONDS
 if [ ! -x "$root/usr/bin/apt-get" ]; then
     if grep -q " $root/" /proc/mounts; then echo "something is still mounted under $root" >&2; exit 1; fi
     rm -rf "$root"
     # What a fresh server has: a minimal base, TLS certificates, git to clone, sudo.
-    nice -n 10 debootstrap --variant=minbase --components="$components" --include=ca-certificates,git,sudo \
-        "$dist" "$root" "$mirror" "${script[@]}" >"$work/debootstrap.log" 2>&1 \
-        || { tail -n 30 "$work/debootstrap.log" >&2; exit 1; }
+    bootstrap "$root" "$dist" --components="$components" --include=ca-certificates,git,sudo ${script:+-- "$script"}
 fi
 t_boot=$(( SECONDS - t0 ))
-echo "nameserver $(awk '/^nameserver/{print $2; exit}' /etc/resolv.conf 2>/dev/null || echo 1.1.1.1)" > "$root/etc/resolv.conf"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 # What the Debian installer writes and a minbase root of bookworm lacks: without it `localhost`
 # does not resolve (selenium reaches chromedriver by that name).
 [ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
-mnt -t proc proc "$root/proc"
-mnt -t sysfs sysfs "$root/sys"
-# The cgroup hierarchy, as systemd mounts it on a server: Slurm 24.11's slurmd (Debian 13) will not
-# start without one ("No filesystem mounted on /sys/fs/cgroup"), whatever the ProctrackType.
-if mountpoint -q /sys/fs/cgroup; then
-    mnt --rbind /sys/fs/cgroup "$root/sys/fs/cgroup"
-    mount --make-rslave "$root/sys/fs/cgroup"
-fi
-mnt --bind /dev "$root/dev"
-mnt -t devpts devpts "$root/dev/pts" -o newinstance,ptmxmode=0666
+# The host's /proc, /sys (with the cgroup hierarchy, as systemd mounts it on a server: Slurm
+# 24.11's slurmd will not start without one) and /dev; a /tmp and /run of the root's own.
+enter_root "$root"
 mnt -t tmpfs tmpfs "$root/tmp"
 mkdir -p "$root/run" && mnt -t tmpfs tmpfs "$root/run"
 
@@ -89,16 +65,11 @@ else
 fi
 head="$(git -C "$root/src/gpuconform" rev-parse --short HEAD)"
 
-# In the root: a login-like root shell, the clone as the current folder, the commands as typed.
-in_root() {
-    chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 \
-        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        /bin/bash -c "cd /src/gpuconform && $1"
-}
+# In the root: a root shell, the clone as the current folder, the commands as typed.
 run_step() {  # name command: log, wall time, exit status
     local name="$1" cmd="$2" start=$SECONDS rc=0
     echo "== $dist: $cmd" >&2
-    in_root "nice -n 10 $cmd" >"$work/$name.log" 2>&1 || rc=$?
+    in_root "$root" /bin/bash -c "cd /src/gpuconform && nice -n 10 $cmd" >"$work/$name.log" 2>&1 || rc=$?
     echo "$name	$cmd	$(( SECONDS - start )) s	exit $rc" >> "$work/times.txt"
     return "$rc"
 }

@@ -21,8 +21,9 @@ mirror="${GPUCONFORM_PKG_MIRROR:-http://deb.debian.org/debian}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 work="$(mktemp -d /var/tmp/gpuconform-pkg.XXXXXX)"
 export GPUCONFORM_PKG_BASES="$work/bases"  # each suite bootstrapped once (roots.sh), here and in test-repository.sh
-# shellcheck source=roots.sh
-. "$here/roots.sh"
+# shellcheck source=../roots.sh
+. "$src/ci/roots.sh"
+remove_work_on_exit=yes
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
@@ -77,8 +78,7 @@ build_trixie() {
     # every checkout.
     local cache="${XDG_CACHE_HOME:-$HOME/.cache}/gpuconform/ccache-packages-trixie"
     mkdir -p "$root/src" "$root/ccache" "$cache"
-    mount --bind "$cache" "$root/ccache"
-    mounted+=("$root/ccache")
+    mnt --bind "$cache" "$root/ccache"
     git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp --no-dereference --parents -t "$root/src")  # test data holds symlinks, as sysfs does
     say "building the Debian 13 packages in the trixie root"
     # The copy has no .git, so the commit for `gpuconform version` comes from here.

@@ -20,8 +20,9 @@ debs="${2:?usage: test-repository.sh SUITE DEB_FOLDER}"
 mirror="${GPUCONFORM_PKG_MIRROR:-http://deb.debian.org/debian}"
 work="$(mktemp -d /var/tmp/gpuconform-repo.XXXXXX)"
 server=""
-# shellcheck source=roots.sh
-. "$here/roots.sh"
+# shellcheck source=../roots.sh
+. "$src/ci/roots.sh"
+remove_work_on_exit=yes
 stop_server() { [ -z "$server" ] || kill "$server" 2>/dev/null || true; }
 trap 'stop_server; cleanup' EXIT
 trap 'exit 130' INT TERM HUP

@@ -20,28 +20,11 @@ out="$work/out"
 mkdir -p "$work" "$out"
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
 
-mounted=()
-cleanup() {
-    local i
-    for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-        umount -l "${mounted[$i]}" 2>/dev/null || true
-    done
-}
-trap cleanup EXIT INT TERM
-
-mount_root() {
-    local m
-    for m in proc sys dev dev/pts; do
-        if ! mountpoint -q "$root/$m"; then
-            mkdir -p "$root/$m"
-            mount --bind "/$m" "$root/$m"
-            mounted+=("$root/$m")
-        fi
-    done
-}
-
-in_root() { nice -n 10 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+# shellcheck source=../roots.sh
+. "$src/ci/roots.sh"
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+root_run() { in_root "$root" nice -n 10 "$@"; }
 
 sources() {  # $1 = suite
     cat >"$root/etc/apt/sources.list" <<EOF
@@ -51,19 +34,15 @@ EOF
 }
 
 step_root() {
-    if [ ! -x "$root/usr/bin/apt-get" ]; then
-        nice -n 10 debootstrap --variant=minbase bookworm "$root" "$mirror"
-    fi
+    [ -x "$root/usr/bin/apt-get" ] || bootstrap "$root" bookworm
     sources bookworm
-    mount_root
-    # No service may start inside the root.
-    printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-    chmod +x "$root/usr/sbin/policy-rc.d"
-    in_root dpkg --configure -a  # a run stopped half-way through the install
-    in_root apt-get update -qq
+    enter_root "$root"
+    no_daemons "$root"
+    root_run dpkg --configure -a  # a run stopped half-way through the install
+    root_run apt-get update -qq
     # With recommends, as a user would install it: without them nvcc has no gcc at all.
-    in_root apt-get install -y -qq nvidia-cuda-toolkit python3-torch >"$out/install-12.log" 2>&1
-    in_root apt-get clean
+    root_run apt-get install -y -qq nvidia-cuda-toolkit python3-torch >"$out/install-12.log" 2>&1
+    root_run apt-get clean
 }
 
 # The same gpuconform binary runs in both releases, so what changes is the node, not the tool. It is
@@ -81,27 +60,27 @@ install_gpuconform() {
 }
 
 run_suite() {  # $1 = before|after
-    mount_root
+    enter_root "$root"
     install_gpuconform
     cp "$root/etc/os-release" "$out/os-release-$1"
     local t0=$SECONDS
     # A failing check must not stop the run: the report is the record.
-    in_root env LD_LIBRARY_PATH=/opt/gpuconform/lib /opt/gpuconform/gpuconform run --layer host,runtime \
+    root_run env LD_LIBRARY_PATH=/opt/gpuconform/lib /opt/gpuconform/gpuconform run --layer host,runtime \
         --json "/opt/$1.json" >"$out/run-$1.txt" 2>&1 || true
     echo "run ($1): $((SECONDS - t0)) s" >>"$out/timings.txt"
     cp "$root/opt/$1.json" "$out/$1.json"
 }
 
 step_upgrade() {
-    mount_root
-    in_root dpkg --configure -a  # an earlier step that was stopped half-way
+    enter_root "$root"
+    root_run dpkg --configure -a  # an earlier step that was stopped half-way
     sources trixie
-    in_root apt-get update -qq
+    root_run apt-get update -qq
     local t0=$SECONDS
-    in_root apt-get full-upgrade -y -qq -o Dpkg::Options::=--force-confdef \
+    root_run apt-get full-upgrade -y -qq -o Dpkg::Options::=--force-confdef \
         -o Dpkg::Options::=--force-confold >"$out/upgrade.log" 2>&1
     echo "full-upgrade: $((SECONDS - t0)) s" >>"$out/timings.txt"
-    in_root apt-get clean
+    root_run apt-get clean
 }
 
 step_after() {
