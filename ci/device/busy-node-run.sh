@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 10 on a GPU node: the async layer idle, then under loads of our own making (another
+# On a GPU node: the async layer idle, then under loads of our own making (another
 # process copying host<->device, one computing, one only holding memory), then with debugging
 # variables set. Expects a built tree at build/ (CUDA on) and python3 with a CUDA torch.
 # Writes $OUT/busy-node.tar.gz with every report and log.

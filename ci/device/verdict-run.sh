@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On a GPU node: the verdict line and its causes where they used to mislead. Expects a built tree
+# On a GPU node: the verdict line and its causes on idle, busy and faulted runs. Expects a built tree
 # at build/ (CUDA on) and python3 with a CUDA torch. Writes $OUT/verdict-run.tar.gz:
 #   idle-NN.json            IDLE (default 10) fresh full runs; every ordered pair diffed (pairs.md)
 #   sanitizer.json/.log     the async checks under compute-sanitizer memcheck: the tool named

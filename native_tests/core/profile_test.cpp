@@ -80,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 70%\n", "plain number"},
         BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 12 GB/s\n", "unit"},
         BadProfile{"schema_version: 2\n", "schema_version"}, BadProfile{"thresholds: {}\n", "unknown section"},
-        // hostile input: values and names that used to be taken silently or crashed
+        // hostile input: values and names a lax reader would take silently or crash on
         BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .nan\n", ".nan"},
         BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: .inf\n", ".inf"},
         BadProfile{"defaults:\n  async.copy.bandwidth:\n    pcie_efficiency_min_ratio: 1e300\n", "1e300"},

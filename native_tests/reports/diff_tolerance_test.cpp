@@ -62,7 +62,7 @@ TEST(DiffTolerances, APercentIsTakenExplicitly) {
     EXPECT_DOUBLE_EQ(*parse_tolerances("default: 15 %\n", "t").default_floor, 0.15);
 }
 
-// `tolerance: 15` is refused, so it can no longer make a halved H200 bandwidth "no regression";
+// `tolerance: 15` is refused, so it cannot make a halved H200 bandwidth "no regression";
 // 15% keeps it a regression.
 TEST(DiffTolerances, FifteenPercentStillCatchesAHalvedBandwidthOnARealReport) {
     const auto [base, now] = halved_bandwidth();
