@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The house style and bug-pattern checks: clang-format over every tracked C++ file (.clang-format),
-# clang-tidy over the parent process's core, runner and framework code (.clang-tidy) with the
-# build's compile_commands.json (a file that passed with the same input is not re-checked). Usage: ci/lint.sh format|tidy SOURCE_DIR [BUILD_DIR]
+# clang-tidy over every .cpp of the program (.clang-tidy) with the build's compile_commands.json
+# (a file that passed with the same input is not re-checked). Usage: ci/lint.sh format|tidy SOURCE_DIR [BUILD_DIR]
 # The tree is held to LLVM 14 (Debian 12's): `clang-format-14`/`clang-tidy-14` when on PATH, else
 # the plain name when it is version 14.
 #  - format with another major version is skipped (exit 77, ctest: skipped): clang-format's output
@@ -59,8 +59,8 @@ format)
         echo "SKIPPED: $tool is LLVM $major; the tree is formatted with LLVM $k_llvm_major's clang-format, whose" \
              "output differs from other major versions (install clang-format-$k_llvm_major where offered, e.g. Debian 12)"
         exit 77; }
-    mapfile -t files < <(git ls-files 'probes/*.cpp' 'probes/*.hpp' 'probes/*.cu' 'reports/src/*.cpp' \
-                                      'reports/src/*.hpp' 'native_tests/*.cpp' 'native_tests/*.hpp')
+    mapfile -t files < <(git ls-files 'probes/*.cpp' 'probes/*.hpp' 'probes/*.cu' 'native_tests/*.cpp' \
+                                      'native_tests/*.hpp')
     [ "${#files[@]}" -gt 100 ] || { echo "found only ${#files[@]} C++ files: is $src a git checkout?"; exit 1; }
     "$tool" --dry-run -Werror "${files[@]}"
     echo "${#files[@]} files follow .clang-format ($tool, LLVM $major)"
@@ -76,7 +76,8 @@ tidy)
         checks=("--checks=-*,$(echo $k_llvm14_tidy_checks | tr ' ' ',')")
         echo "$tool is LLVM $major: running the $(echo $k_llvm14_tidy_checks | wc -w) checks LLVM $k_llvm_major enables"
     fi
-    mapfile -t files < <(git ls-files 'probes/core/*.cpp' 'probes/runner/*.cpp' 'probes/framework/*.cpp')
+    # Every .cpp of the program; the HIP module's source is hipcc's alone (no compile_commands entry).
+    mapfile -t files < <(git ls-files 'probes/*.cpp' ':!probes/*.hip.cpp')
     # A file whose exact input (preprocessed text, flags, configuration, tool) passed before is not
     # checked again (ci/tidy_cached.py); a finding is reported on every run.
     python3 "$src/ci/tidy_cached.py" "$tool" "$build" "$src" "${checks[@]}" -- "${files[@]}"

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Holds every folder's `#include "..."` lines to ARCHITECTURE.md's "Layers" table.
 
-A folder is a top-level folder of probes/ with C++ sources, or reports/src and reports/store. An
-include with a folder names that folder (`core/check.hpp` is probes/core's); a bare one is the
-including folder's own file, else reports/src's or reports/store's (their folders are include
-paths). Fails when a folder includes one its row does not name, when a folder has no row, when a
-row names a folder or file that does not exist, when the table's arrows make a cycle, and when two
-files include each other (a .hpp and its .cpp count as one file).
+A folder is a top-level folder of probes/ with C++ sources; probes/ is the one include root, so
+an include names its folder (`core/check.hpp` is probes/core's). Fails when an include names no
+folder (a bare one, even of a file beside the includer), when a folder
+includes one its row does not name, when a folder has no row, when a row names a folder or file
+that does not exist, when the table's arrows make a cycle, and when two files include each other
+(a .hpp and its .cpp count as one file).
 Usage: layers.py SOURCE_DIR
 """
 import os
@@ -25,7 +25,7 @@ def folders(root):
         path = os.path.join(root, "probes", name)
         if os.path.isdir(path) and any(f.endswith(SOURCES) for _, _, fs in os.walk(path) for f in fs):
             out.append("probes/" + name)
-    return out + ["reports/src", "reports/store"]
+    return out
 
 
 def table(root):
@@ -48,15 +48,8 @@ def target(root, folder, directory, include):
         top = include.split("/")[0]
         if os.path.isdir(os.path.join(root, "probes", top)):
             return "probes/" + top, "probes/" + include
-        if os.path.exists(os.path.join(root, "reports/store", include)):
-            return "reports/store", "reports/store/" + include
         return None, include
-    if os.path.exists(os.path.join(directory, include)):
-        return folder, None
-    for other in ("reports/src", "reports/store"):
-        if os.path.exists(os.path.join(root, other, include)):
-            return other, other + "/" + include
-    return None, include
+    return None, None  # bare: names no folder
 
 
 def cycle(rows):
@@ -97,9 +90,7 @@ def mutual_includes(root, names):
                 path = os.path.join(directory, name)
                 stem = os.path.splitext(os.path.relpath(path, root))[0]
                 for include in INCLUDE.findall(open(path, encoding="utf-8", errors="replace").read()):
-                    for candidate in (os.path.join(directory, include), os.path.join(root, "probes", include),
-                                      os.path.join(root, "reports/src", include),
-                                      os.path.join(root, "reports/store", include)):
+                    for candidate in (os.path.join(directory, include), os.path.join(root, "probes", include)):
                         if os.path.exists(candidate):
                             other = os.path.splitext(os.path.relpath(os.path.normpath(candidate), root))[0]
                             if other != stem:
@@ -131,7 +122,10 @@ def main(root):
                     reached, file = target(root, folder, directory, include)
                     if reached == folder:
                         continue
-                    if reached is None:
+                    if reached is None and file is None:
+                        problems.append(f"{os.path.relpath(path, root)}: \"{include}\" names no folder "
+                                        "(includes are folder-qualified from probes/)")
+                    elif reached is None:
                         problems.append(f"{os.path.relpath(path, root)}: \"{include}\" is no file of the tree")
                     elif reached not in allowed and file not in allowed:
                         problems.append(f"{os.path.relpath(path, root)}: includes {file}, but {folder}'s row "

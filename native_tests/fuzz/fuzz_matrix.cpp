@@ -10,12 +10,12 @@
 #include <string_view>
 #include <vector>
 
-#include "fleet.hpp"
-#include "matrix.hpp"
-#include "render_html.hpp"
-#include "render_matrix.hpp"
-#include "render_prometheus.hpp"
-#include "report_set.hpp"
+#include "reports/fleet.hpp"
+#include "reports/matrix.hpp"
+#include "reports/render_html.hpp"
+#include "reports/render_matrix.hpp"
+#include "reports/render_prometheus.hpp"
+#include "reports/report_set.hpp"
 
 namespace {
 

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "render_report.hpp"
-#include "report_scan.hpp"
+#include "reports/render_report.hpp"
+#include "reports/report_scan.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "tolerance.hpp"
+#include "reports/tolerance.hpp"
 
 namespace {
 bool sane(const std::optional<double>& floor) { return !floor || (std::isfinite(*floor) && *floor >= 0 && *floor < 1); }

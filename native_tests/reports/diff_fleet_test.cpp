@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "diff.hpp"
+#include "reports/diff.hpp"
 #include "report_builder.hpp"
-#include "report_set.hpp"
+#include "reports/report_set.hpp"
 
 namespace gpuconform {
 namespace {

@@ -1,9 +1,9 @@
 // `diff` of runs that selected different checks: what one side left out is not a regression.
 #include <gtest/gtest.h>
 
-#include "diff.hpp"
+#include "reports/diff.hpp"
 #include "report_builder.hpp"
-#include "report_set.hpp"
+#include "reports/report_set.hpp"
 
 namespace gpuconform {
 namespace {

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "checks/declarations.hpp"
-#include "diff.hpp"
+#include "reports/diff.hpp"
 #include "report_builder.hpp"
 
 namespace gpuconform {

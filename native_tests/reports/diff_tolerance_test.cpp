@@ -3,9 +3,9 @@
 // halved bandwidth; it is refused with the file, the line and what was probably meant.
 #include <gtest/gtest.h>
 
-#include "diff.hpp"
+#include "reports/diff.hpp"
 #include "report_builder.hpp"
-#include "report_set.hpp"
+#include "reports/report_set.hpp"
 
 namespace gpuconform {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "fleet.hpp"
-#include "render_matrix.hpp"
+#include "reports/fleet.hpp"
+#include "reports/render_matrix.hpp"
 #include "report_builder.hpp"
 
 namespace gpuconform {

@@ -2,7 +2,7 @@
 // counted by fingerprint the way build_fleet counts them.
 #include <gtest/gtest.h>
 
-#include "fleet_traits.hpp"
+#include "reports/fleet_traits.hpp"
 
 namespace gpuconform {
 namespace {

@@ -9,13 +9,13 @@
 #include <functional>
 #include <set>
 
-#include "matrix.hpp"
-#include "render_html.hpp"
-#include "render_report.hpp"
+#include "reports/matrix.hpp"
+#include "reports/render_html.hpp"
+#include "reports/render_report.hpp"
 #include "report_builder.hpp"
-#include "report_scan.hpp"
-#include "report_set.hpp"
-#include "fleet.hpp"
+#include "reports/report_scan.hpp"
+#include "reports/report_set.hpp"
+#include "reports/fleet.hpp"
 
 namespace gpuconform {
 namespace {

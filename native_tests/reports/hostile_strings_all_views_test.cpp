@@ -11,14 +11,14 @@
 #include <cstdlib>
 #include <functional>
 
-#include "junit.hpp"
-#include "matrix.hpp"
-#include "render_html.hpp"
-#include "render_matrix.hpp"
-#include "render_prometheus.hpp"
-#include "render_report.hpp"
+#include "reports/junit.hpp"
+#include "reports/matrix.hpp"
+#include "reports/render_html.hpp"
+#include "reports/render_matrix.hpp"
+#include "reports/render_prometheus.hpp"
+#include "reports/render_report.hpp"
 #include "report_builder.hpp"
-#include "report_set.hpp"
+#include "reports/report_set.hpp"
 
 namespace gpuconform {
 namespace {

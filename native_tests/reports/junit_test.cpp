@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "junit.hpp"
+#include "reports/junit.hpp"
 #include "report_builder.hpp"
 
 namespace gpuconform {

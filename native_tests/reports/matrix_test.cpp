@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "matrix.hpp"
+#include "reports/matrix.hpp"
 #include "report_builder.hpp"
 
 namespace gpuconform {

@@ -12,8 +12,8 @@
 
 #include "checks/declarations.hpp"
 #include "core/result.hpp"
-#include "diff.hpp"
-#include "report_set.hpp"
+#include "reports/diff.hpp"
+#include "reports/report_set.hpp"
 
 namespace gpuconform {
 namespace {

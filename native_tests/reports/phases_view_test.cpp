@@ -2,7 +2,7 @@
 // hostile or missing fields.
 #include <gtest/gtest.h>
 
-#include "render_phases.hpp"
+#include "reports/render_phases.hpp"
 
 namespace gpuconform {
 namespace {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "prometheus_names.hpp"
-#include "render_prometheus.hpp"
+#include "reports/prometheus_names.hpp"
+#include "reports/render_prometheus.hpp"
 #include "report_builder.hpp"
 
 namespace gpuconform {

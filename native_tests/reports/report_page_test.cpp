@@ -8,10 +8,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "render_report.hpp"
+#include "reports/render_report.hpp"
 #include "report_builder.hpp"
-#include "rollup_cli.hpp"
-#include "run_problems.hpp"
+#include "reports/rollup_cli.hpp"
+#include "reports/run_problems.hpp"
 
 namespace gpuconform {
 namespace {

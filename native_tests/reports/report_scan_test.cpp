@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "report_builder.hpp"
-#include "report_scan.hpp"
+#include "reports/report_scan.hpp"
 
 namespace gpuconform {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "text_escape.hpp"
+#include "reports/text_escape.hpp"
 
 namespace gpuconform {
 namespace {

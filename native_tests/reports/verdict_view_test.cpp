@@ -2,7 +2,7 @@
 // from the real H200 report of 2026-12-02 (schema 1.3) changed the ways a node's report lies.
 #include <gtest/gtest.h>
 
-#include "render_report.hpp"
+#include "reports/render_report.hpp"
 #include "report_builder.hpp"
 
 namespace gpuconform {

@@ -1,11 +1,11 @@
 // Every view escapes what comes from the machines: a host named `<script>` renders as text.
 #include <gtest/gtest.h>
 
-#include "fleet.hpp"
-#include "render_html.hpp"
-#include "render_matrix.hpp"
-#include "render_prometheus.hpp"
-#include "render_report.hpp"
+#include "reports/fleet.hpp"
+#include "reports/render_html.hpp"
+#include "reports/render_matrix.hpp"
+#include "reports/render_prometheus.hpp"
+#include "reports/render_report.hpp"
 #include "report_builder.hpp"
 
 namespace gpuconform {

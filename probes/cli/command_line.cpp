@@ -11,8 +11,8 @@
 #include "checks/declarations.hpp"
 #include "core/check.hpp"
 #include "core/nearest_name.hpp"
-#include "rollup_cli.hpp"
-#include "store_cli.hpp"
+#include "reports/rollup_cli.hpp"
+#include "store/store_cli.hpp"
 
 namespace gpuconform {
 

@@ -1,4 +1,4 @@
-#include "byte_sizes.hpp"
+#include "core/byte_sizes.hpp"
 
 #include <array>
 #include <utility>

@@ -1,5 +1,5 @@
 // What is normal for one key figure in one group of nodes (GPU model x driver branch x link x
-// profile): learned by the results store from a fleet's history (reports/store/baselines.*), and
+// profile): learned by the results store from a fleet's history (probes/store/baselines.*), and
 // frozen into a profile's `baselines` section (profile_baselines.*) for `store outliers --profile`.
 #pragma once
 

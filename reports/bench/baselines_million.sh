@@ -42,8 +42,8 @@ echo "SQLite, $("$gc" store info --store "$million" | /usr/bin/python3 -c 'impor
 timed "$million"
 rm -f "$million" "$million-wal" "$million-shm"
 
-# shellcheck source=../store/tests/pg_cluster.sh
-. "$here/../store/tests/pg_cluster.sh"
+# shellcheck source=../../native_tests/store/pg_cluster.sh
+. "$here/../../native_tests/store/pg_cluster.sh"
 if pg_cluster_start; then
     "$gc" store ingest -q --store "$PG_CONNINFO" "$root"/history-* "$root"/night-* >/dev/null
     pg_cluster_as "$PG_BIN/psql" -q -h "$PG_DIR" -U gpuconform -d postgres -c "$(copies "")" -c "VACUUM ANALYZE"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Times the results store (reports/store/) on generated nightly histories: ingest into SQLite and
-# PostgreSQL (a throw-away cluster, reports/store/tests/pg_cluster.sh), the last night's matrix over
+# Times the results store (probes/store/) on generated nightly histories: ingest into SQLite and
+# PostgreSQL (a throw-away cluster, native_tests/store/pg_cluster.sh), the last night's matrix over
 # the big night, one node's drift over its history, the baselines over everything, the store's size.
 #   reports/bench/store_bench.sh BUILD_DIR [NODES NIGHTS BIG_NIGHT]   (default 1000 90 10000)
 # Generates, once under ${BENCH_DIR:-/tmp/gpuconform-store-bench}: NODES nodes' histories of NIGHTS
@@ -86,8 +86,8 @@ sqlite="$root/store.sqlite"
 rm -f "$sqlite" "$sqlite-wal" "$sqlite-shm"
 bench_engine SQLite "$sqlite"
 row SQLite "size on disk" "$(du -sh "$sqlite" | cut -f1) ($(du -sh "$hist" "$night" | awk '{s=s $1 " "} END{print s}')of report files)"
-# shellcheck source=../store/tests/pg_cluster.sh
-. "$here/../store/tests/pg_cluster.sh"
+# shellcheck source=../../native_tests/store/pg_cluster.sh
+. "$here/../../native_tests/store/pg_cluster.sh"
 if pg_cluster_start; then
     bench_engine PostgreSQL "$PG_CONNINFO"
     size=$(pg_cluster_as "$PG_BIN/psql" -h "$PG_DIR" -U gpuconform -d postgres -Atc \
