@@ -117,12 +117,21 @@ TEST(SimCopy, CopyTakesBytesOverBandwidth) {
     constexpr std::size_t k_bytes = 4 << 20;  // 16.8 ms at 0.25 GB/s
     SimBuffer host(*b, Kind::Pinned, k_bytes);
     SimBuffer dev(*b, Kind::Device, k_bytes);
+    EventHandle before = 0;
+    EventHandle after = 0;
+    ASSERT_TRUE(b->event_create(true, &before).ok());
+    ASSERT_TRUE(b->event_create(true, &after).ok());
     const auto start = Clock::now();
+    // Behind a 60 ms spin, the copy starts when the spin ends however late a busy host issues it.
+    ASSERT_TRUE(b->launch_spin(k_legacy_stream, 60'000'000).ok());
+    ASSERT_TRUE(b->event_record(before, k_legacy_stream).ok());
     ASSERT_TRUE(b->memcpy_async(dev.get(), host.get(), k_bytes, CopyKind::HostToDevice, k_legacy_stream).ok());
+    ASSERT_TRUE(b->event_record(after, k_legacy_stream).ok());
     ASSERT_TRUE(b->stream_synchronize(k_legacy_stream).ok());
-    const double ms = ms_since(start);
-    EXPECT_GE(ms, 16.0);
-    EXPECT_LT(ms, 40.0);
+    EXPECT_GE(ms_since(start), 76.0);  // the host waited for both
+    float modelled = 0;                // and the device took bytes over bandwidth, no more
+    ASSERT_TRUE(b->event_elapsed_ms(before, after, &modelled).ok());
+    EXPECT_NEAR(modelled, 16.8f, 1.0f);
 }
 
 // Two 4 MiB copies at 0.25 GB/s (16.8 ms each) on two non-blocking streams; the wall time of both.
@@ -147,13 +156,6 @@ double two_copies_ms(Backend& b, CopyKind first, CopyKind second) {
     return ms_since(start);
 }
 
-TEST(SimCopy, SameDirectionCopiesSerializeOppositeDirectionsOverlap) {
-    auto b = make_sim("pinned_gbps=0.25");
-    ASSERT_NE(b, nullptr);
-    EXPECT_GE(two_copies_ms(*b, CopyKind::HostToDevice, CopyKind::HostToDevice), 32.0);
-    EXPECT_LT(two_copies_ms(*b, CopyKind::HostToDevice, CopyKind::DeviceToHost), 28.0);
-}
-
 // Both copies start behind one event; each one's end, as events read it, in ms after the start.
 std::pair<float, float> event_timed_pair(Backend& b, CopyKind first, CopyKind second, std::size_t bytes) {
     SimBuffer host_a(b, Kind::Pinned, bytes);
@@ -168,7 +170,9 @@ std::pair<float, float> event_timed_pair(Backend& b, CopyKind first, CopyKind se
     for (EventHandle* e : {&start, &end1, &end2}) {
         EXPECT_TRUE(b.event_create(true, e).ok());
     }
-    EXPECT_TRUE(b.launch_spin(s1, 5'000'000).ok());  // both copies queue up before either starts
+    // Both copies queue up behind a 60 ms spin, so they start together however late a busy host
+    // issues them.
+    EXPECT_TRUE(b.launch_spin(s1, 60'000'000).ok());
     EXPECT_TRUE(b.event_record(start, s1).ok());
     EXPECT_TRUE(b.stream_wait_event(s2, start).ok());
     auto issue = [&](CopyKind kind, void* host, void* dev, StreamHandle s, EventHandle end) {
@@ -184,6 +188,16 @@ std::pair<float, float> event_timed_pair(Backend& b, CopyKind first, CopyKind se
     EXPECT_TRUE(b.event_elapsed_ms(start, end1, &t1).ok());
     EXPECT_TRUE(b.event_elapsed_ms(start, end2, &t2).ok());
     return {t1, t2};
+}
+
+// The host waits for both same-direction copies in turn (its clock: waiting is never shorter on a
+// busy machine); that opposite directions overlap is read on the modelled timeline.
+TEST(SimCopy, SameDirectionCopiesSerializeOppositeDirectionsOverlap) {
+    auto b = make_sim("pinned_gbps=0.25");
+    ASSERT_NE(b, nullptr);
+    EXPECT_GE(two_copies_ms(*b, CopyKind::HostToDevice, CopyKind::HostToDevice), 32.0);
+    const auto [h2d, d2h] = event_timed_pair(*b, CopyKind::HostToDevice, CopyKind::DeviceToHost, 4 << 20);
+    EXPECT_LT(std::max(h2d, d2h), 28.0f);  // one copy is 16.8 ms; in turn they would end at 33.6
 }
 
 // At the default 24 GB/s a 32 MiB copy is modelled as 1.4 ms, faster than a busy host's memcpy;
@@ -209,11 +223,26 @@ TEST(SimCopy, CopyOverlapsAKernelOnAnotherStream) {
     SimBuffer dev(*b, Kind::Device, k_bytes);
     const StreamHandle s1 = make_stream(*b, StreamKind::NonBlocking);
     const StreamHandle s2 = make_stream(*b, StreamKind::NonBlocking);
-    const auto start = Clock::now();
+    EventHandle start = 0;
+    EventHandle spin_done = 0;
+    EventHandle copy_done = 0;
+    for (EventHandle* e : {&start, &spin_done, &copy_done}) {
+        ASSERT_TRUE(b->event_create(true, e).ok());
+    }
+    ASSERT_TRUE(b->launch_spin(s1, 60'000'000).ok());  // a gate: both start at its end
+    ASSERT_TRUE(b->event_record(start, s1).ok());
+    ASSERT_TRUE(b->stream_wait_event(s2, start).ok());
     ASSERT_TRUE(b->launch_spin(s1, 17'000'000).ok());
+    ASSERT_TRUE(b->event_record(spin_done, s1).ok());
     ASSERT_TRUE(b->memcpy_async(dev.get(), host.get(), k_bytes, CopyKind::HostToDevice, s2).ok());
+    ASSERT_TRUE(b->event_record(copy_done, s2).ok());
     ASSERT_TRUE(b->device_synchronize().ok());
-    EXPECT_LT(ms_since(start), 28.0);
+    float spin_ms = 0;
+    float copy_ms = 0;
+    ASSERT_TRUE(b->event_elapsed_ms(start, spin_done, &spin_ms).ok());
+    ASSERT_TRUE(b->event_elapsed_ms(start, copy_done, &copy_ms).ok());
+    EXPECT_GE(spin_ms, 16.5f);
+    EXPECT_LT(copy_ms, 28.0f);  // 16.8 ms beside the spin; after it, it would end at 33.8
 }
 
 TEST(SimCopy, PointersThatDoNotMatchTheKindAreRejected) {

@@ -17,8 +17,7 @@ TEST(SimStream, QueryIsNotDoneWhileASpinIsQueued) {
     const StreamHandle s = make_stream(*b);
     const auto start = Clock::now();
     ASSERT_TRUE(b->launch_spin(s, k_long_ns).ok());
-    EXPECT_LT(ms_since(start), 10.0);  // the launch call itself is async
-    bool done = true;
+    bool done = true;  // the launch returned while its spin still runs: the call is async
     ASSERT_TRUE(b->stream_query(s, &done).ok());
     EXPECT_FALSE(done);
     ASSERT_TRUE(b->stream_synchronize(s).ok());
@@ -27,15 +26,34 @@ TEST(SimStream, QueryIsNotDoneWhileASpinIsQueued) {
     EXPECT_TRUE(done);
 }
 
-// Spins on `first`, then a tiny kernel on `second`; how long until `second` is done.
-double second_stream_wait_ms(Backend& b, StreamHandle first, StreamHandle second) {
-    const auto start = Clock::now();
+// A spin on `first`, then a tiny kernel on `second`: true when `second`'s kernel ended only after
+// the spin, i.e. `second` waited for `first`. Read by events on the modelled timeline, both held
+// behind a gate (a 60 ms spin on a stream of its own) so that they start together however late a
+// busy host issues them: a host thread preempted for tens of milliseconds must not look like a
+// stream that waited, nor hide one that did.
+bool second_waits_for_first(Backend& b, StreamHandle first, StreamHandle second) {
+    const StreamHandle gate_stream = make_stream(b, StreamKind::NonBlocking);
+    EventHandle gate = 0;
+    EventHandle first_done = 0;
+    EventHandle second_done = 0;
+    for (EventHandle* e : {&gate, &first_done, &second_done}) {
+        EXPECT_TRUE(b.event_create(true, e).ok());
+    }
+    EXPECT_TRUE(b.launch_spin(gate_stream, 60'000'000).ok());
+    EXPECT_TRUE(b.event_record(gate, gate_stream).ok());
+    EXPECT_TRUE(b.stream_wait_event(first, gate).ok());
     EXPECT_TRUE(b.launch_spin(first, k_long_ns).ok());
+    EXPECT_TRUE(b.event_record(first_done, first).ok());
+    EXPECT_TRUE(b.stream_wait_event(second, gate).ok());
     EXPECT_TRUE(b.launch_spin(second, 1000).ok());
-    EXPECT_TRUE(b.stream_synchronize(second).ok());
-    const double ms = ms_since(start);
+    EXPECT_TRUE(b.event_record(second_done, second).ok());
     EXPECT_TRUE(b.device_synchronize().ok());
-    return ms;
+    float second_after_first_ms = 0;
+    EXPECT_TRUE(b.event_elapsed_ms(first_done, second_done, &second_after_first_ms).ok());
+    for (EventHandle e : {gate, first_done, second_done}) {
+        EXPECT_TRUE(b.event_destroy(e).ok());
+    }
+    return second_after_first_ms >= 0.0f;
 }
 
 TEST(SimStream, LegacyStreamWaitsForBlockingStreamsOnly) {
@@ -43,9 +61,9 @@ TEST(SimStream, LegacyStreamWaitsForBlockingStreamsOnly) {
     ASSERT_NE(b, nullptr);
     const StreamHandle blocking = make_stream(*b, StreamKind::Blocking);
     const StreamHandle non_blocking = make_stream(*b, StreamKind::NonBlocking);
-    EXPECT_GE(second_stream_wait_ms(*b, blocking, k_legacy_stream), 38.0);
-    EXPECT_GE(second_stream_wait_ms(*b, blocking, 0), 38.0);  // handle 0 is the legacy stream
-    EXPECT_LT(second_stream_wait_ms(*b, non_blocking, k_legacy_stream), 20.0);
+    EXPECT_TRUE(second_waits_for_first(*b, blocking, k_legacy_stream));
+    EXPECT_TRUE(second_waits_for_first(*b, blocking, 0));  // handle 0 is the legacy stream
+    EXPECT_FALSE(second_waits_for_first(*b, non_blocking, k_legacy_stream));
 }
 
 TEST(SimStream, BlockingStreamsWaitForTheLegacyStream) {
@@ -53,22 +71,22 @@ TEST(SimStream, BlockingStreamsWaitForTheLegacyStream) {
     ASSERT_NE(b, nullptr);
     const StreamHandle blocking = make_stream(*b, StreamKind::Blocking);
     const StreamHandle non_blocking = make_stream(*b, StreamKind::NonBlocking);
-    EXPECT_GE(second_stream_wait_ms(*b, k_legacy_stream, blocking), 38.0);
-    EXPECT_LT(second_stream_wait_ms(*b, k_legacy_stream, non_blocking), 20.0);
+    EXPECT_TRUE(second_waits_for_first(*b, k_legacy_stream, blocking));
+    EXPECT_FALSE(second_waits_for_first(*b, k_legacy_stream, non_blocking));
 }
 
 TEST(SimStream, BlockingStreamsDoNotWaitForEachOther) {
     auto b = make_sim();
     ASSERT_NE(b, nullptr);
-    EXPECT_LT(second_stream_wait_ms(*b, make_stream(*b), make_stream(*b)), 20.0);
+    EXPECT_FALSE(second_waits_for_first(*b, make_stream(*b), make_stream(*b)));
 }
 
 TEST(SimStream, PerThreadStreamOrdersWithTheLegacyStreamOnly) {
     auto b = make_sim();
     ASSERT_NE(b, nullptr);
     const StreamHandle blocking = make_stream(*b, StreamKind::Blocking);
-    EXPECT_LT(second_stream_wait_ms(*b, blocking, k_per_thread_stream), 20.0);
-    EXPECT_GE(second_stream_wait_ms(*b, k_legacy_stream, k_per_thread_stream), 38.0);
+    EXPECT_FALSE(second_waits_for_first(*b, blocking, k_per_thread_stream));
+    EXPECT_TRUE(second_waits_for_first(*b, k_legacy_stream, k_per_thread_stream));
     // Each host thread has its own: another thread's per-thread stream is not held up by ours.
     ASSERT_TRUE(b->launch_spin(k_per_thread_stream, k_long_ns).ok());
     bool other_done = false;
