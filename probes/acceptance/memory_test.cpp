@@ -94,7 +94,8 @@ void run_memtest(CheckContext& ctx, CheckResult& r) {
     const auto start = async::Clock::now();
     for (; rounds < max_rounds && budget.another_round(); ++rounds) {
         for (const auto& p : k_passes) {
-            const std::uint64_t param = p.pattern == MemPattern::Solid ? p.param : p.param + rounds * 7919u;
+            const std::uint64_t param =
+                p.pattern == MemPattern::Solid ? p.param : p.param + static_cast<std::uint64_t>(rounds) * 7919u;
             Failure f;
             call(ops.launch_memtest_write(s, words, count, p.pattern, param, false), "write");
             bool ok = checked(p, param, false, p.moving_inversion, &f);

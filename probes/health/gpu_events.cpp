@@ -56,7 +56,7 @@ std::string amdgpu_device(std::string_view message) {
     }
     auto s = message.substr(at + 7);
     const auto colon_space = s.find(": ");
-    if (colon_space == std::string_view::npos || colon_space > 16) {
+    if (colon_space > 16) {  // not found (npos) or too far for a PCI address
         return "";
     }
     return normalize_bdf(s.substr(0, colon_space));

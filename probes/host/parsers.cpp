@@ -159,7 +159,7 @@ std::string detect_container(const ContainerHints& hints) {
 }
 
 std::string parse_bracketed_choice(const std::string& text) {
-    const auto t = trim(text);
+    auto t = trim(text);
     const auto open = t.find('[');
     const auto close = t.find(']', open);
     if (open == std::string::npos || close == std::string::npos) {

@@ -210,6 +210,6 @@ nlohmann::json diff_to_json(const DiffResult& d);
 int diff_exit_code(const DiffResult& d);
 
 // `store` reads the results store for `diff --store` (empty: built without it).
-void add_diff_command(CLI::App& app, int& exit_code, bool run = true, StoreReader store = {});
+void add_diff_command(CLI::App& app, int& exit_code, bool run = true, const StoreReader& store = {});
 
 }  // namespace gpuconform

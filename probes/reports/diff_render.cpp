@@ -84,8 +84,7 @@ std::string verdict_line(const DiffResult& d) {
 }
 
 std::string runs_line(const DiffResult& d) {
-    const std::string runs =
-        fmt::format("base: {}, new: {}", count_of(d.base_runs, "run"), count_of(d.new_runs, "run"));
+    std::string runs = fmt::format("base: {}, new: {}", count_of(d.base_runs, "run"), count_of(d.new_runs, "run"));
     if (d.grouped) {
         return runs + " (no host on both sides: compared as groups)";
     }
@@ -438,7 +437,7 @@ int run_diff(const DiffOptions& o, const StoreReader& store) {
 
 }  // namespace
 
-void add_diff_command(CLI::App& app, int& exit_code, bool run, StoreReader store) {
+void add_diff_command(CLI::App& app, int& exit_code, bool run, const StoreReader& store) {
     auto o = std::make_shared<DiffOptions>();
     CLI::App* cmd = app.add_subcommand("diff", "What changed between two reports, folders or groups of runs");
     cmd->add_option("base", o->base,

@@ -81,7 +81,7 @@ CheckResult result_from_json_lenient(const nlohmann::json& j) {
 std::string gpu_model(const nlohmann::json& report) {
     const auto devices = report.find("devices");
     if (devices != report.end() && devices->is_array() && !devices->empty()) {
-        const std::string name = string_or_empty(devices->front(), "name");
+        std::string name = string_or_empty(devices->front(), "name");
         if (!name.empty()) {
             return name;
         }

@@ -272,7 +272,7 @@ void add_matrix(CLI::App& app, int& exit_code, bool run, const StoreReader& stor
 
 }  // namespace
 
-void add_rollup_commands(CLI::App& app, int& exit_code, bool run, StoreReader store) {
+void add_rollup_commands(CLI::App& app, int& exit_code, bool run, const StoreReader& store) {
     add_render(app, exit_code, run);
     add_matrix(app, exit_code, run, store);
     add_diff_command(app, exit_code, run, store);

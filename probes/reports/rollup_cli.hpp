@@ -11,6 +11,6 @@ namespace gpuconform {
 // written to `exit_code` (see reports/README.md "Exit status"). `run` false: they parse and
 // validate their options but do not run (the command-line fuzzer).
 // `store` reads `--store`; without one, the views read files only.
-void add_rollup_commands(CLI::App& app, int& exit_code, bool run = true, StoreReader store = {});
+void add_rollup_commands(CLI::App& app, int& exit_code, bool run = true, const StoreReader& store = {});
 
 }  // namespace gpuconform

@@ -10,7 +10,7 @@ namespace gpuconform::store {
 
 namespace {
 
-constexpr long long k_night_seconds = 24 * 60 * 60;
+constexpr long long k_night_seconds = 24LL * 60 * 60;
 
 struct Bounds {
     std::string where;
