@@ -423,6 +423,26 @@ else echo "$@" >> "{tmp_path}/actions"; fi
             assert line.endswith("Reason=gpuconform: async.copy.bandwidth cuda:0: pinned H2D 9 GB/s")
 
 
+def test_healthcheck_acts_on_the_node_as_it_is_after_the_run_not_before(tmp_path):
+    """Drained by us when the run starts, drained by an admin while it runs: a pass must not resume
+    over the admin's drain (the node is read again after the checks, not only before them)."""
+    scontrol = tmp_path / "scontrol"
+    shows = tmp_path / "shows"
+    scontrol.write_text(f"""#!/bin/sh
+if [ "$1" = show ]; then
+    n=$(cat "{shows}" 2>/dev/null || echo 0); echo $((n + 1)) > "{shows}"
+    if [ "$n" = 0 ]; then reason="gpuconform: async.copy.bandwidth cuda:0: slow"; else reason="admin: replacing a fan"; fi
+    printf 'NodeName=n1\\n   State=IDLE+DRAIN ThreadsPerCore=1\\n   Reason=%s [root@2026-12-01T02:00:00]\\n' "$reason"
+else echo "$@" >> "{tmp_path}/actions"; fi
+""")
+    scontrol.chmod(0o755)
+    env = dict(os.environ, SCONTROL=str(scontrol), GPUCONFORM=fake_gpuconform(tmp_path, "pass", True, 0))
+    subprocess.run(["sh", HEALTHCHECK, "--node", "n1", "--report", str(tmp_path / "hc.json")], env=env,
+                   check=True, capture_output=True)
+    assert int(shows.read_text()) >= 2  # read before the run (which layers) and again after it
+    assert not (tmp_path / "actions").exists(), (tmp_path / "actions").read_text()
+
+
 ROLLUP = os.path.join(HERE, "..", "slurm", "gpuconform-rollup.sbatch")
 GEN_REPORTS = os.path.join(HERE, "..", "..", "reports", "tools", "gen_reports.py")
 
