@@ -1,13 +1,17 @@
 #include "runner/worker_child.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "async/toolkit.hpp"
 #include "core/buffer_cache.hpp"
+#include "runner/call_profile.hpp"
 #include "runner/module_loader.hpp"
 
 namespace gpuconform {
@@ -111,8 +115,19 @@ void worker_child_main(const WorkerSetup& setup, int in_fd, int out_fd) {
     if (!info.loaded) {
         _exit(0);
     }
-    async::use_host_clock_of(loaded.backend.get());  // the checks' host clock is the backend's
-    BufferCache buffers(*loaded.backend);            // kept across checks; the worker ends with _exit
+    // GPUCONFORM_CALL_PROFILE=FILE: every check's calls counted and timed, one line per check.
+    const char* profile_path = std::getenv("GPUCONFORM_CALL_PROFILE");
+    std::unique_ptr<ProfiledBackend> profiled;
+    int profile_fd = -1;
+    if (profile_path != nullptr && *profile_path != '\0') {
+        profile_fd = ::open(profile_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (profile_fd >= 0) {
+            profiled = std::make_unique<ProfiledBackend>(*loaded.backend);
+        }
+    }
+    Backend& backend = profiled ? *profiled : *loaded.backend;
+    async::use_host_clock_of(&backend);  // the checks' host clock is the backend's
+    BufferCache buffers(backend);        // kept across checks; the worker ends with _exit
     std::string buffer;
     std::string line;
     while (read_line(in_fd, buffer, &line)) {
@@ -122,7 +137,7 @@ void worker_child_main(const WorkerSetup& setup, int in_fd, int out_fd) {
         }
         const CheckDef* def = find_check(request.at("check").get<std::string>());
         const int device = request.value("device", 0);
-        CheckContext ctx{*setup.env, *setup.profile, *setup.options_run, loaded.backend.get(), &info, device, {}};
+        CheckContext ctx{*setup.env, *setup.profile, *setup.options_run, &backend, &info, device, {}};
         ctx.buffers = &buffers;
         if (device >= 0 && device < static_cast<int>(info.devices.size())) {
             ctx.props = info.devices[static_cast<std::size_t>(device)];
@@ -133,7 +148,15 @@ void worker_child_main(const WorkerSetup& setup, int in_fd, int out_fd) {
             r.status = Status::Error;
             r.summary = "unknown check id in worker request";
         } else {
+            if (profiled) {
+                profiled->reset();
+            }
             r = run_check_in_process(*def, ctx);
+            if (profiled) {
+                // One write per line (O_APPEND): workers of several devices may share the file.
+                const std::string text = profiled->line(r.id, device, r.duration_s).dump() + "\n";
+                (void)!::write(profile_fd, text.data(), text.size());
+            }
         }
         // A sticky error poisons the context for every later check: report it and let the
         // parent start a fresh worker.
