@@ -23,6 +23,7 @@ struct Setup {
     async::HostBuffer& host;
     async::MismatchCounter& counter;
     std::uint64_t gate_ns;
+    std::uint32_t host_seed;  // what the host buffer holds: filled once, copied in every trial
 };
 
 enum class Trial { Clean, Stale, Undecided };
@@ -30,11 +31,14 @@ enum class Trial { Clean, Stale, Undecided };
 // One trial: whether B read stale data, or undecided when the host queued B's work after the
 // spin that holds A back had (mostly) run out.
 Trial stale_trial(Setup& s, bool wait_event) {
-    const std::uint32_t old_seed = async::fresh_seed();
-    const std::uint32_t seed = async::fresh_seed();
+    // The device buffer gets a pattern of its own each trial, so no earlier trial's copy can pass
+    // for this one's.
+    std::uint32_t old_seed = async::fresh_seed();
+    while (old_seed == s.host_seed) {
+        old_seed = async::fresh_seed();
+    }
     GC_CHECK(s.b.launch_fill(s.a, s.dev.data(), s.dev.words(), old_seed));
     GC_CHECK(s.b.stream_synchronize(s.a));
-    s.host.fill(seed);
     async::Event copied(s.b, /*timing=*/false);
     const auto gate_launched = async::Clock::now();
     GC_CHECK(s.b.launch_spin(s.a, s.gate_ns));
@@ -45,7 +49,7 @@ Trial stale_trial(Setup& s, bool wait_event) {
     }
     // The gated calls' rule (async::classify): past half the gate, A may be done.
     const bool held = async::ms_since(gate_launched) < async::k_half_gate * static_cast<double>(s.gate_ns) / 1e6;
-    const std::uint64_t bad = s.counter.count(s.consumer, s.dev.data(), s.dev.words(), seed);
+    const std::uint64_t bad = s.counter.count(s.consumer, s.dev.data(), s.dev.words(), s.host_seed);
     GC_CHECK(s.b.stream_synchronize(s.a));
     if (bad != 0) {
         return Trial::Stale;  // stale data is stale however late B was queued
@@ -77,7 +81,9 @@ void run(CheckContext& ctx, CheckResult& r) {
     async::DeviceBuffer dev(b, k_bytes);
     async::HostBuffer host(b, k_bytes, async::HostKind::Pinned);
     async::MismatchCounter counter(b, consumer);
-    Setup s{b, a, consumer, dev, host, counter, static_cast<std::uint64_t>(ctx.expect(r, "gate_ms") * 1e6)};
+    const std::uint32_t host_seed = async::fresh_seed();
+    host.fill(host_seed);
+    Setup s{b, a, consumer, dev, host, counter, static_cast<std::uint64_t>(ctx.expect(r, "gate_ms") * 1e6), host_seed};
     const int trials = static_cast<int>(ctx.expect(r, "trials"));
     const Tally ordered = run_trials(s, /*wait_event=*/true, trials);
     const Tally racy = run_trials(s, /*wait_event=*/false, trials);
