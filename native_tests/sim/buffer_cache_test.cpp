@@ -1,5 +1,6 @@
 // The worker's buffer cache over the real sim module: slots are reused, grow when asked for more,
-// are kept apart by kind, slot and device, and a host release leaves device memory alone.
+// are kept apart by kind, slot and device, a host release leaves device memory alone, and an
+// adopted pinned allocation serves pinned slots until it runs out.
 #include "core/buffer_cache.hpp"
 
 #include <gtest/gtest.h>
@@ -55,6 +56,35 @@ TEST(BufferCache, AFailedAllocationIsAnApiErrorAndLeavesTheSlotEmpty) {
     EXPECT_THROW(cache.get(CachedKind::Pinned, 0, 0, std::size_t{128} << 20), ApiError);
     EXPECT_EQ(cache.held_bytes(), 0u);
     EXPECT_NE(cache.get(CachedKind::Pinned, 0, 0, 4096), nullptr);  // a size the host allows still works
+}
+
+TEST(BufferCache, AnAdoptedPinnedAllocationServesPinnedSlotsUntilItRunsOut) {
+    auto b = sim_test::make_sim();
+    ASSERT_NE(b, nullptr);
+    ASSERT_TRUE(b->set_device(0).ok());
+    BufferCache cache(*b);
+    void* before = cache.get(CachedKind::Pinned, 0, 0, 65536);
+    ASSERT_NE(before, nullptr);
+    void* arena = nullptr;
+    constexpr std::size_t k_arena = std::size_t{8} << 20;
+    ASSERT_TRUE(b->host_alloc_pinned(k_arena, &arena).ok());
+    cache.adopt_pinned(arena, k_arena);
+    EXPECT_EQ(cache.held_bytes(), k_arena);  // the slot it replaces was freed
+    void* slot0 = cache.get(CachedKind::Pinned, 0, 0, 1 << 20);
+    EXPECT_EQ(slot0, arena);
+    EXPECT_EQ(cache.get(CachedKind::Pinned, 0, 0, 4 << 20), slot0);  // grows inside its part
+    std::memset(slot0, 0xab, 4 << 20);
+    void* slot1 = cache.get(CachedKind::Pinned, 0, 1, 1 << 20);  // nothing left: its own allocation
+    auto* a = static_cast<char*>(arena);
+    auto* p1 = static_cast<char*>(slot1);
+    EXPECT_TRUE(p1 + (1 << 20) <= a || p1 >= a + k_arena);
+    EXPECT_EQ(cache.held_bytes(), k_arena + (std::size_t{1} << 20));
+    void* pageable = cache.get(CachedKind::Pageable, 0, 0, 65536);  // only pinned slots use it
+    auto* pp = static_cast<char*>(pageable);
+    EXPECT_TRUE(pp + 65536 <= a || pp >= a + k_arena);
+    cache.release_host();
+    EXPECT_EQ(cache.held_bytes(), 0u);
+    EXPECT_NE(cache.get(CachedKind::Pinned, 0, 0, 1 << 20), nullptr);  // pins on its own again
 }
 
 }  // namespace

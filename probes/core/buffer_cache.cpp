@@ -1,5 +1,6 @@
 #include "core/buffer_cache.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -10,16 +11,43 @@ namespace gpuconform {
 
 namespace {
 constexpr std::size_t k_page = 4096;
-}
+// A slot served from the adopted allocation gets at least this much of it, so a slot that grows
+// through the copy checks' sizes (64 KiB, 16 MiB, 256 MiB) stays in one part.
+constexpr std::size_t k_arena_part = std::size_t{256} << 20;
+}  // namespace
 
 BufferCache::~BufferCache() {
     for (auto& [key, block] : m_blocks) {
         free_block(std::get<0>(key), std::get<1>(key), block);
     }
+    if (m_arena.ptr != nullptr) {
+        m_backend.host_free_pinned(m_arena.ptr);
+    }
+}
+
+void BufferCache::adopt_pinned(void* ptr, std::size_t bytes) {
+    release_host();  // the slots it would replace, and any earlier adopted allocation
+    m_arena = {ptr, bytes, false};
+    m_arena_used = 0;
+}
+
+BufferCache::Block BufferCache::from_arena(std::size_t bytes) {
+    const std::size_t left = m_arena.bytes - m_arena_used;
+    if (m_arena.ptr == nullptr || bytes > left) {
+        return {};
+    }
+    const std::size_t part = std::min(left, std::max(bytes, k_arena_part));
+    Block b{static_cast<char*>(m_arena.ptr) + m_arena_used, part, true};
+    m_arena_used += part;
+    return b;
 }
 
 void BufferCache::free_block(CachedKind kind, int device, Block& block) {
     if (block.ptr == nullptr) {
+        return;
+    }
+    if (block.in_arena) {
+        block = {};  // its part of the adopted allocation stays used until release_host
         return;
     }
     switch (kind) {
@@ -50,6 +78,12 @@ void* BufferCache::get(CachedKind kind, int device, int slot, std::size_t bytes)
         free_block(kind, owner, block);
     }
     const std::size_t rounded = (bytes + k_page - 1) / k_page * k_page;
+    if (kind == CachedKind::Pinned) {
+        if (Block part = from_arena(rounded); part.ptr != nullptr) {
+            block = part;
+            return block.ptr;
+        }
+    }
     void* p = nullptr;
     switch (kind) {
         case CachedKind::Pinned:
@@ -66,7 +100,7 @@ void* BufferCache::get(CachedKind kind, int device, int slot, std::size_t bytes)
             GC_CHECK(m_backend.device_alloc(rounded, &p));
             break;
     }
-    block = {p, rounded};
+    block = {p, rounded, false};
     return p;
 }
 
@@ -76,14 +110,19 @@ void BufferCache::release_host() {
             free_block(std::get<0>(key), std::get<1>(key), block);
         }
     }
+    if (m_arena.ptr != nullptr) {
+        m_backend.host_free_pinned(m_arena.ptr);
+    }
+    m_arena = {};
+    m_arena_used = 0;
 }
 
 std::size_t BufferCache::held_bytes() const {
     std::size_t total = 0;
     for (const auto& [key, block] : m_blocks) {
-        total += block.bytes;
+        total += block.in_arena ? 0 : block.bytes;
     }
-    return total;
+    return total + m_arena.bytes;
 }
 
 }  // namespace gpuconform
