@@ -24,7 +24,7 @@ const PciGpu* link_of(const CheckContext& ctx) {
 }
 
 // Small copies vary more and cost little (profile: small_repetitions). Large ones take
-// large_repetitions; pageable ones large_pageable_repetitions, fewer with --quick: their figure is
+// large_repetitions; pageable ones large_pageable_repetitions (3, 2 with --quick): their figure is
 // context (never judged, listed by diff --all) and spreads 5-10 % however often it is taken, while
 // one 256 MiB pageable H2D takes 45 ms on an H200 host.
 int repetitions(const CheckContext& ctx, CheckResult& r, HostKind host, std::size_t bytes) {
