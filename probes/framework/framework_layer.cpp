@@ -204,8 +204,13 @@ std::unique_ptr<FrameworkRun> FrameworkRun::start(const FrameworkOptions& option
         }
         argv.push_back("--gpuconform-profile=" + profile.string());
     }
-    // No bytecode written next to the installed tests; they may be read-only.
-    run->m_child = start_child(argv, {{"PYTHONDONTWRITEBYTECODE", "1"}, {k_go_fd_variable, std::to_string(go[1])}},
+    // No bytecode written next to the installed tests; they may be read-only. No pytest plugin the
+    // host has installed is loaded (ours comes from conftest.py): each costs start-up time, and one
+    // that breaks on import would take the layer down with it.
+    run->m_child = start_child(argv,
+                               {{"PYTHONDONTWRITEBYTECODE", "1"},
+                                {"PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1"},
+                                {k_go_fd_variable, std::to_string(go[1])}},
                                (dir / k_log_file).string(), go[1]);
     close(go[1]);
     run->m_go_fd = go[0];
