@@ -9,7 +9,10 @@
 # script says so and measures gpuconform alone. ROUNDS (default 5) alternations; SUITE_ROUNDS
 # (default 5) full and --quick runs each; LATE_ROUNDS (default 3) of each with --framework-start late.
 # GPUCONFORM_BUILD (default build) is the build tree; GPUCONFORM_RUN_ARGS is added to every run
-# (the script's own test uses `--backend sim`).
+# (the script's own test uses `--backend sim`). BEFORE_BUILD: a build tree of the code before a
+# change; every gpuconform run is then made with it too, alternating, and the table shows both.
+# Each round also runs the native layers (`--layer host,runtime,async`) with the call profile
+# (GPUCONFORM_CALL_PROFILE), for where each check's time goes.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 dest="${OUT:-side-by-side}"
@@ -58,16 +61,33 @@ fi
 
 nvb_tests=(-t host_to_device_memcpy_ce -t device_to_host_memcpy_ce
            -t host_to_device_bidirectional_memcpy_ce -t device_to_host_bidirectional_memcpy_ce)
+# The trees each round runs: this one ("") and, with BEFORE_BUILD, the one before ("before-").
+trees=("")
+[ -n "${BEFORE_BUILD:-}" ] && trees+=("before-")
+if [ -n "${BEFORE_BUILD:-}" ] && [ ! -x "$BEFORE_BUILD/gpuconform" ]; then
+    note "BEFORE_BUILD=$BEFORE_BUILD has no gpuconform: no before figures"
+    trees=("")
+fi
+exe_of() { if [ -z "$1" ]; then echo "$g"; else echo "$BEFORE_BUILD/gpuconform"; fi; }
 for i in $(seq 1 "$rounds"); do
     if [ -n "$nvb" ]; then
         wall nvbandwidth "$i" sh -c '"$0" "$@" > "'"$work/nvbandwidth-$i.txt"'" 2>&1' "$nvb" "${nvb_tests[@]}"
     fi
-    wall gpuconform-bw "$i" "$g" run "${extra[@]}" --only async.copy.bandwidth,async.copy.bidirectional --quick --quiet \
-        --json "$work/bw-$i.json" > "$work/bw-$i.log" 2>&1
+    for t in "${trees[@]}"; do
+        wall "${t}gpuconform-bw" "$i" "$(exe_of "$t")" run "${extra[@]}" --only async.copy.bandwidth,async.copy.bidirectional \
+            --quick --quiet --json "$work/${t}bw-$i.json" > "$work/${t}bw-$i.log" 2>&1
+    done
 done
 for i in $(seq 1 "$suite_rounds"); do
-    wall full "$i" "$g" run "${extra[@]}" --framework-start early --quiet --json "$work/full-$i.json" > "$work/full-$i.log" 2>&1
-    wall quick "$i" "$g" run "${extra[@]}" --quick --framework-start early --quiet --json "$work/quick-$i.json" > "$work/quick-$i.log" 2>&1
+    for t in "${trees[@]}"; do
+        x=$(exe_of "$t")
+        wall "${t}full" "$i" "$x" run "${extra[@]}" --framework-start early --quiet --json "$work/${t}full-$i.json" \
+            > "$work/${t}full-$i.log" 2>&1
+        wall "${t}quick" "$i" "$x" run "${extra[@]}" --quick --framework-start early --quiet --json "$work/${t}quick-$i.json" \
+            > "$work/${t}quick-$i.log" 2>&1
+        GPUCONFORM_CALL_PROFILE="$work/${t}calls.jsonl" wall "${t}native" "$i" "$x" run "${extra[@]}" \
+            --layer host,runtime,async --quiet --json "$work/${t}native-$i.json" > "$work/${t}native-$i.log" 2>&1
+    done
 done
 for i in $(seq 1 "$late_rounds"); do
     wall full-late "$i" "$g" run "${extra[@]}" --framework-start late --quiet --json "$work/full-late-$i.json" > "$work/full-late-$i.log" 2>&1

@@ -2,7 +2,9 @@
 """The markdown table of reports/bench/side_by_side.sh from the raw files in its scratch folder:
 wall times per tool, pinned 256 MiB H2D/D2H and the bidirectional sum (gpuconform from its JSON
 reports, nvbandwidth from its text output), their spread over the rounds, the suite's wall times
-early and late framework start, and one full run's phase profile.  Usage: side_by_side_table.py DIR"""
+early and late framework start, one full run's phase profile, with BEFORE_BUILD the same figures
+of the tree before a change, and the call profile of the native runs (where each device check's
+time goes).  Usage: side_by_side_table.py DIR"""
 import datetime
 import glob
 import json
@@ -105,6 +107,90 @@ def read_text(path):
         return ""
 
 
+def median_or_none(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def before_and_after(work, w, gc):
+    """Wall times and pinned figures of the tree before a change (BEFORE_BUILD) beside this one's."""
+    if not any(label.startswith("before-") for label in w):
+        return
+    before_rounds = sorted(glob.glob(os.path.join(work, "before-bw-*.json")),
+                           key=lambda p: int(re.sub(r"\D", "", os.path.basename(p))))
+    before = [gpuconform_figures(load(p) or {}) for p in before_rounds]
+    print("\n## Before and after (BEFORE_BUILD against this tree, alternating)\n")
+    print("| shape | before | after | after / before (medians) |")
+    print("|---|---|---|---|")
+
+    def row(label, b, a, fmt="{:.2f}"):
+        mb, ma = median_or_none(b), median_or_none(a)
+        ratio = f"{ma / mb:.2f}" if mb and ma else "—"
+        print(f"| {label} | {span(b, fmt)} | {span(a, fmt)} | {ratio} |")
+    for label, key in (("whole suite (s)", "full"), ("--quick (s)", "quick"),
+                       ("native layers, --layer host,runtime,async (s)", "native"),
+                       ("copy checks alone, --quick (s)", "gpuconform-bw")):
+        row(label, w.get("before-" + key, []), w.get(key, []))
+    for key, label in (("h2d", "pinned H2D 256 MiB (GB/s)"), ("d2h", "pinned D2H 256 MiB (GB/s)"),
+                       ("bidir", "bidirectional sum (GB/s)")):
+        row(label, [b.get(key) for b in before], [g.get(key) for g in gc], "{:.1f}")
+    for shape in ("full", "native"):
+        a = [load(p) for p in sorted(glob.glob(os.path.join(work, f"{shape}-[0-9]*.json")))]
+        b = [load(p) for p in sorted(glob.glob(os.path.join(work, f"before-{shape}-[0-9]*.json")))]
+        a, b = [r for r in a if r], [r for r in b if r]
+        if a and b:
+            va, vb = verdicts(a[0]), verdicts(b[0])
+            moved = sorted(f"{k[0]}: {vb.get(k)} → {va.get(k)}" for k in set(va) | set(vb) if va.get(k) != vb.get(k))
+            print(f"\n- {shape}, run 1: " + ("every check has the same status before and after" if not moved
+                                            else "statuses that differ: " + "; ".join(moved)))
+
+
+def call_lines(path):
+    out = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    pass
+    except OSError:
+        pass
+    return out
+
+
+def call_profiles(work):
+    """Per check: median seconds over the native runs, the share outside runtime calls, the calls
+    that took longest (GPUCONFORM_CALL_PROFILE lines), before and after where both exist."""
+    after, before = call_lines(os.path.join(work, "calls.jsonl")), call_lines(os.path.join(work, "before-calls.jsonl"))
+    if not after:
+        return
+
+    def by_check(lines):
+        out = {}
+        for j in lines:
+            out.setdefault(j.get("check"), []).append(j)
+        return out
+    a, b = by_check(after), by_check(before)
+    print("\n## Where the native runs' device time goes (call profile, medians over the runs)\n")
+    print("| check | before (s) | after (s) | after: outside runtime calls (s) | after: longest calls (count, s) |")
+    print("|---|---|---|---|---|")
+    order = sorted(a, key=lambda c: -(median_or_none([j.get("seconds") for j in a[c]]) or 0))
+    for check in order:
+        runs = a[check]
+        calls = {}
+        for j in runs:
+            for name, t in j.get("calls", {}).items():
+                calls.setdefault(name, []).append((t.get("count", 0), t.get("seconds", 0.0)))
+        top = sorted(calls.items(), key=lambda kv: -statistics.median(s for _, s in kv[1]))[:3]
+        top_text = ", ".join(f"{name} ({statistics.median(c for c, _ in v):.0f}, {statistics.median(s for _, s in v):.3f})"
+                             for name, v in top)
+        mb = median_or_none([j.get("seconds") for j in b.get(check, [])])
+        print(f"| {check} | {'—' if mb is None else f'{mb:.3f}'} | "
+              f"{median_or_none([j.get('seconds') for j in runs]):.3f} | "
+              f"{median_or_none([j.get('outside_calls_s') for j in runs]):.3f} | {top_text} |")
+
+
 def main(work):
     w = walls(work)
     rounds = sorted(glob.glob(os.path.join(work, "bw-*.json")), key=lambda p: int(re.sub(r"\D", "", os.path.basename(p))))
@@ -184,6 +270,9 @@ def main(work):
     verdict = re.search(r"^verdict: (.*)$", diff, re.M)
     print(f"- `gpuconform diff` of the committed H200 sample (2026-12-01 full.json) against full run 1: "
           f"{verdict.group(1) if verdict else 'no verdict line (diff-sample-full.txt)'}")
+
+    before_and_after(work, w, gc)
+    call_profiles(work)
 
     for name, title in (("profile-early.txt", "Phase profile of full run 1 (framework started early)"),
                         ("profile-late.txt", "Phase profile of late run 1 (--framework-start late)")):

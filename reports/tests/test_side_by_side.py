@@ -1,6 +1,7 @@
 """reports/bench/side_by_side.sh end to end on the simulated backend, with a stand-in for
 nvbandwidth (a CMake project whose `nvbandwidth` prints nvbandwidth's output shape) and one whose
-configure fails for Boost: the table has both tools' figures, or says gpuconform ran alone."""
+configure fails for Boost: the table has both tools' figures, a before tree's beside this one's and
+the native runs' call profile, or says gpuconform ran alone."""
 import os
 import subprocess
 import sys
@@ -57,7 +58,7 @@ def fake_project(path, fails_for_boost=False):
     return path
 
 
-def run_script(tmp_path, nvbandwidth_src, rounds="2", late_rounds="1"):
+def run_script(tmp_path, nvbandwidth_src, rounds="2", late_rounds="1", before=False):
     build = os.environ.get("GPUCONFORM_BUILD_DIR")
     if not build or not os.access(os.path.join(build, "gpuconform"), os.X_OK):
         pytest.skip("GPUCONFORM_BUILD_DIR does not name a build tree with gpuconform")
@@ -65,6 +66,8 @@ def run_script(tmp_path, nvbandwidth_src, rounds="2", late_rounds="1"):
     env = dict(os.environ, OUT=str(out), ROUNDS=rounds, SUITE_ROUNDS="1", LATE_ROUNDS=late_rounds,
                GPUCONFORM_BUILD=build, GPUCONFORM_RUN_ARGS=f"--backend sim --layer runtime,async,framework --python {sys.executable}",
                NVBANDWIDTH_SRC=str(nvbandwidth_src))
+    if before:  # the same tree stands in for the one before a change
+        env["BEFORE_BUILD"] = build
     proc = subprocess.run([k_script], env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (out / "side-by-side.tar.gz").exists()
@@ -72,7 +75,7 @@ def run_script(tmp_path, nvbandwidth_src, rounds="2", late_rounds="1"):
 
 
 def test_both_tools_in_one_table(tmp_path):
-    table = run_script(tmp_path, fake_project(tmp_path / "nvb"))
+    table = run_script(tmp_path, fake_project(tmp_path / "nvb"), before=True)
     assert "nvbandwidth built from" in table
     assert "| pinned H2D 256 MiB (GB/s) | 54.6 (spread 0.0%)" in table, table
     assert "| bidirectional, sum of both directions (GB/s) | 96.0" in table, table  # 47.11 + 48.89
@@ -84,6 +87,19 @@ def test_both_tools_in_one_table(tmp_path):
     assert "- 2 full runs (1 early, 1 late framework start): " in table, table
     assert "## Phase profile of full run 1" in table and "device.checks" in table, table
     assert "alongside the device checks" in table, table
+    # BEFORE_BUILD (the same tree stands in): both sides' figures, and the call profile's section.
+    assert "## Before and after (BEFORE_BUILD against this tree, alternating)" in table, table
+    rows = {line.split("|")[1].strip(): line for line in table.splitlines() if line.startswith("| ")}
+    for shape in ("whole suite (s)", "--quick (s)", "native layers, --layer host,runtime,async (s)",
+                  "copy checks alone, --quick (s)", "pinned H2D 256 MiB (GB/s)"):
+        cells = [c.strip() for c in rows[shape].split("|")[2:5]]
+        assert all(c not in ("", "—") for c in cells), rows[shape]  # before, after and their ratio
+    assert "- native, run 1: " in table, table
+    assert "## Where the native runs' device time goes" in table, table
+    bandwidth = rows["async.copy.bandwidth"]
+    assert "memcpy_async" in bandwidth, bandwidth
+    before_s, after_s = (float(c.strip()) for c in bandwidth.split("|")[2:4])
+    assert before_s > 0 and after_s > 0, bandwidth
 
 
 def test_missing_boost_runs_gpuconform_alone(tmp_path):
