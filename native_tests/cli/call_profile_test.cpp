@@ -13,9 +13,10 @@ namespace {
 TEST(CallProfile, EachCheckGetsALineWithItsCallsCountedAndTimed) {
     const auto dir = temp_dir("call-profile");
     const auto lines_path = dir / "calls.jsonl";
-    const auto out = run_cli("run --backend sim --only async.copy.bandwidth,async.copy.pinned_returns_early --quick --json " +
-                                 (dir / "r.json").string(),
-                             "GPUCONFORM_CALL_PROFILE=" + lines_path.string());
+    const auto out =
+        run_cli("run --backend sim --only async.copy.bandwidth,async.copy.pinned_returns_early --quick --json " +
+                    (dir / "r.json").string(),
+                "GPUCONFORM_CALL_PROFILE=" + lines_path.string());
     ASSERT_TRUE(out.exit_code == 0 || out.exit_code == 1) << out.output;
     std::ifstream in(lines_path);
     std::string line;

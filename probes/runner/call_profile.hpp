@@ -47,8 +47,7 @@ public:
     ApiResult host_unregister(void* ptr) override;
     ApiResult device_alloc(std::size_t bytes, void** ptr) override;
     ApiResult device_free(void* ptr) override;
-    ApiResult memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind,
-                           StreamHandle stream) override;
+    ApiResult memcpy_async(void* dst, const void* src, std::size_t bytes, CopyKind kind, StreamHandle stream) override;
     ApiResult peer_can_access(int device, int peer, bool* can_access) override;
     ApiResult peer_enable(int peer) override;
     ApiResult peer_rank(int device, int peer, int* rank) override;
