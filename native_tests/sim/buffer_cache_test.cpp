@@ -68,7 +68,7 @@ TEST(BufferCache, AnAdoptedPinnedAllocationServesPinnedSlotsUntilItRunsOut) {
     void* arena = nullptr;
     constexpr std::size_t k_arena = std::size_t{8} << 20;
     ASSERT_TRUE(b->host_alloc_pinned(k_arena, &arena).ok());
-    cache.adopt_pinned(arena, k_arena);
+    ASSERT_TRUE(cache.adopt_pinned(arena, k_arena));
     EXPECT_EQ(cache.held_bytes(), k_arena);  // the slot it replaces was freed
     void* slot0 = cache.get(CachedKind::Pinned, 0, 0, 1 << 20);
     EXPECT_EQ(slot0, arena);
@@ -85,6 +85,15 @@ TEST(BufferCache, AnAdoptedPinnedAllocationServesPinnedSlotsUntilItRunsOut) {
     cache.release_host();
     EXPECT_EQ(cache.held_bytes(), 0u);
     EXPECT_NE(cache.get(CachedKind::Pinned, 0, 0, 1 << 20), nullptr);  // pins on its own again
+}
+
+TEST(BufferCache, MoreThanTheCopyChecksUseIsNotAdopted) {
+    auto b = sim_test::make_sim();
+    ASSERT_NE(b, nullptr);
+    BufferCache cache(*b);
+    int stand_in = 0;  // never dereferenced: a refused allocation is not touched or freed
+    EXPECT_FALSE(cache.adopt_pinned(&stand_in, BufferCache::k_most_adopted + 4096));
+    EXPECT_EQ(cache.held_bytes(), 0u);
 }
 
 }  // namespace

@@ -59,8 +59,7 @@ void run(CheckContext& ctx, CheckResult& r) {
     // Not where pinned memory counts against RLIMIT_MEMLOCK (ROCm): held for the run, the gigabyte
     // would leave a later check's registration over a limit that the checks met one at a time.
     const bool counts_against_memlock = b.vendor() == "amd";
-    if (wrong == 0 && ctx.buffers != nullptr && !counts_against_memlock) {
-        ctx.buffers->adopt_pinned(p, bytes);
+    if (wrong == 0 && ctx.buffers != nullptr && !counts_against_memlock && ctx.buffers->adopt_pinned(p, bytes)) {
         after = "kept as the copy checks' pinned buffers";
     } else {
         const auto t1 = Clock::now();

@@ -25,10 +25,14 @@ BufferCache::~BufferCache() {
     }
 }
 
-void BufferCache::adopt_pinned(void* ptr, std::size_t bytes) {
+bool BufferCache::adopt_pinned(void* ptr, std::size_t bytes) {
+    if (bytes > k_most_adopted) {
+        return false;
+    }
     release_host();  // the slots it would replace, and any earlier adopted allocation
     m_arena = {ptr, bytes, false};
     m_arena_used = 0;
+    return true;
 }
 
 BufferCache::Block BufferCache::from_arena(std::size_t bytes) {

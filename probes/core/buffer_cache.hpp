@@ -30,8 +30,11 @@ public:
     void* get(CachedKind kind, int device, int slot, std::size_t bytes);
     // Frees the host buffers: before a check that measures how much the host can pin.
     void release_host();
-    // Takes ownership of one pinned allocation (HostAlloc'd, page-aligned) to serve pinned slots from.
-    void adopt_pinned(void* ptr, std::size_t bytes);
+    // Takes ownership of one pinned allocation (HostAlloc'd, page-aligned) to serve pinned slots
+    // from; false (nothing taken) above k_most_adopted, more than the copy checks use, which a run
+    // should not hold to its end.
+    static constexpr std::size_t k_most_adopted = std::size_t{1} << 30;
+    bool adopt_pinned(void* ptr, std::size_t bytes);
     std::size_t held_bytes() const;
 
 private:
