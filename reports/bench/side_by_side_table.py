@@ -5,6 +5,7 @@ reports, nvbandwidth from its text output), their spread over the rounds, the su
 early and late framework start, one full run's phase profile, with BEFORE_BUILD the same figures
 of the tree before a change, and the call profile of the native runs (where each device check's
 time goes).  Usage: side_by_side_table.py DIR"""
+import collections
 import datetime
 import glob
 import json
@@ -76,12 +77,19 @@ def pct(x):
     return "—" if x is None else f"{100 * x:.1f}%"
 
 
-def walls(work):
+def walls(work, unfinished=None):
+    """Wall times by label, of the runs that ran to their end. A run whose process could not start
+    or was killed (exit 126 and above: not executable, not found, a signal) has no time worth
+    quoting; each is added to `unfinished` as (label, round, exit code) instead."""
     out = {}
     try:
         with open(os.path.join(work, "walls.tsv"), encoding="utf-8") as f:
             for line in f:
-                label, _round, t0, t1, _rc = line.rstrip("\n").split("\t")
+                label, round_, t0, t1, rc = line.rstrip("\n").split("\t")
+                if int(rc) >= 126:
+                    if unfinished is not None:
+                        unfinished.append((label, round_, int(rc)))
+                    continue
                 out.setdefault(label, []).append(float(t1) - float(t0))
     except (OSError, ValueError):
         pass
@@ -192,12 +200,16 @@ def call_profiles(work):
 
 
 def main(work):
-    w = walls(work)
-    rounds = sorted(glob.glob(os.path.join(work, "bw-*.json")), key=lambda p: int(re.sub(r"\D", "", os.path.basename(p))))
-    gc = [gpuconform_figures(load(p) or {}) for p in rounds]
+    unfinished = []
+    w = walls(work, unfinished)
+    # A round is one nvbandwidth run and one gpuconform run; either may be missing.
+    numbers = {int(m.group(1)) for name in os.listdir(work)
+               for m in [re.fullmatch(r"(?:bw|nvbandwidth)-(\d+)\.(?:json|txt)", name)] if m}
+    rounds = sorted(numbers)
+    gc = [gpuconform_figures(load(os.path.join(work, f"bw-{i}.json")) or {}) for i in rounds]
     nvb = []
-    for p in rounds:
-        text = read_text(p.replace("bw-", "nvbandwidth-").replace(".json", ".txt"))
+    for i in rounds:
+        text = read_text(os.path.join(work, f"nvbandwidth-{i}.txt"))
         nvb.append(nvbandwidth_figures(text) if text else {})
     for n in nvb:
         if "bidir_h2d" in n and "bidir_d2h" in n:
@@ -219,6 +231,10 @@ def main(work):
           f"{len(rounds)} alternating rounds")
     for line in read_text(os.path.join(work, "notes.txt")).splitlines():
         print(f"- {line}")
+    if unfinished:
+        counts = collections.Counter((label, rc) for label, _round, rc in unfinished)
+        parts = ", ".join(f"{label} ×{n} (exit {rc})" for (label, rc), n in sorted(counts.items()))
+        print(f"- {len(unfinished)} runs did not run to their end, left out of every figure: {parts}")
     print()
 
     def same_run(key):  # the largest |gpuconform / nvbandwidth - 1| over the rounds
