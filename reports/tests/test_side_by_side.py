@@ -77,7 +77,8 @@ def run_script(tmp_path, nvbandwidth_src, rounds="2", late_rounds="1", before=Fa
 def test_both_tools_in_one_table(tmp_path):
     table = run_script(tmp_path, fake_project(tmp_path / "nvb"), before=True)
     assert "nvbandwidth built from" in table
-    assert "| pinned H2D 256 MiB (GB/s) | 54.6 (spread 0.0%)" in table, table
+    assert "| pinned H2D (GB/s; gpuconform 256 MiB, nvbandwidth its default size) | 54.6 (spread 0.0%)" in table, table
+    assert "vs nvbandwidth: medians " in table, table
     assert "| bidirectional, sum of both directions (GB/s) | 96.0" in table, table  # 47.11 + 48.89
     rows = [line for line in table.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")]
     assert len(rows) == 2 and all("54.61" in r and "96.00" in r for r in rows), table
@@ -107,3 +108,22 @@ def test_missing_boost_runs_gpuconform_alone(tmp_path):
     table = run_script(tmp_path, fake_project(tmp_path / "nvb", fails_for_boost=True), rounds="1", late_rounds="0")
     assert "Boost program_options not found" in table, table
     assert "nvbandwidth did not run" in table, table
+
+
+def test_runs_that_did_not_finish_are_counted_not_timed(tmp_path):
+    """Only the table: a gpuconform that could not start (exit 127) gives no wall time and no
+    figure, and nvbandwidth's rounds stand without a gpuconform report."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "nvbandwidth-1.txt").write_text(k_fake_output)
+    (work / "walls.tsv").write_text("nvbandwidth\t1\t100.0\t107.0\t0\n"
+                                    "gpuconform-bw\t1\t107.0\t107.001\t127\n"
+                                    "full\t1\t108.0\t114.0\t1\n")
+    table = subprocess.run([sys.executable, os.path.join(k_root, "reports", "bench", "side_by_side_table.py"),
+                            str(work)], capture_output=True, text=True, check=True).stdout
+    assert "1 runs did not run to their end, left out of every figure: gpuconform-bw ×1 (exit 127)" in table, table
+    rows = {line.split("|")[1].strip(): line for line in table.splitlines() if line.startswith("| ")}
+    assert rows["wall time, whole process (s)"].split("|")[3].strip() == "—", table  # not 0.00
+    assert "54.6" in rows["pinned H2D (GB/s; gpuconform 256 MiB, nvbandwidth its default size)"], table
+    assert rows["whole suite, all four layers (s)"].split("|")[3].strip().startswith("6.00"), table  # exit 1 is a verdict
+
