@@ -154,13 +154,15 @@ EOF
 chmod 755 "$work/healthcheck" "$work/prolog"
 for h in "${nodes[@]}"; do echo "0 " > "$work/hosts/$h/fault"; done
 
+# cred_expire: a requeued job waits this long before it may start again (slurm.conf(5), AuthInfo;
+# default 120 s, step 5's requeue). 30 s still covers a credential's trip to slurmd under load.
 cat > "$work/slurm.conf" <<EOF
 ClusterName=gpuconformcluster
 SlurmctldHost=$ctl(${addr[$ctl]})
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$work/local/munge.socket
+AuthInfo=socket=$work/local/munge.socket,cred_expire=30
 CredType=cred/munge
 StateSaveLocation=$work/local/state
 SlurmdSpoolDir=$work/local/spool
