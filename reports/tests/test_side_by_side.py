@@ -58,14 +58,29 @@ def fake_project(path, fails_for_boost=False):
     return path
 
 
-def run_script(tmp_path, nvbandwidth_src, rounds="2", late_rounds="1", before=False):
+# The script is under test, not the simulated checks: each takes the least evidence the profile
+# allows, so a run is seconds.
+k_least_evidence = textwrap.dedent("""\
+    schema_version: 1
+    defaults:
+      async.copy.bandwidth: {small_repetitions: 2, large_repetitions: 1, large_pageable_repetitions: 1, train_copies: 1}
+      async.copy.bidirectional: {copy_bytes: 16777216, train_copies: 2}
+      async.copy.numa_locality: {copy_bytes: 16777216, repetitions: 1}
+      async.copy.pinned_capacity: {pinned_bytes: 16777216}
+      async.event.cross_stream_order: {trials: 2}
+    """)
+
+
+def run_script(tmp_path, nvbandwidth_src, rounds="2", suite_rounds="1", late_rounds="1", before=False):
     build = os.environ.get("GPUCONFORM_BUILD_DIR")
     if not build or not os.access(os.path.join(build, "gpuconform"), os.X_OK):
         pytest.skip("GPUCONFORM_BUILD_DIR does not name a build tree with gpuconform")
     out = tmp_path / "out"
-    env = dict(os.environ, OUT=str(out), ROUNDS=rounds, SUITE_ROUNDS="1", LATE_ROUNDS=late_rounds,
-               GPUCONFORM_BUILD=build, GPUCONFORM_RUN_ARGS=f"--backend sim --layer runtime,async,framework --python {sys.executable}",
-               NVBANDWIDTH_SRC=str(nvbandwidth_src))
+    profile = tmp_path / "least-evidence.yaml"
+    profile.write_text(k_least_evidence)
+    env = dict(os.environ, OUT=str(out), ROUNDS=rounds, SUITE_ROUNDS=suite_rounds, LATE_ROUNDS=late_rounds,
+               GPUCONFORM_BUILD=build, NVBANDWIDTH_SRC=str(nvbandwidth_src),
+               GPUCONFORM_RUN_ARGS=f"--backend sim --layer runtime,async,framework --python {sys.executable} --profile {profile}")
     if before:  # the same tree stands in for the one before a change
         env["BEFORE_BUILD"] = build
     proc = subprocess.run([k_script], env=env, capture_output=True, text=True, timeout=600)
@@ -104,8 +119,9 @@ def test_both_tools_in_one_table(tmp_path):
 
 
 def test_missing_boost_runs_gpuconform_alone(tmp_path):
-    # One round of each: only the fallback is under test here.
-    table = run_script(tmp_path, fake_project(tmp_path / "nvb", fails_for_boost=True), rounds="1", late_rounds="0")
+    # One copy round and no suite run: only the fallback is under test here.
+    table = run_script(tmp_path, fake_project(tmp_path / "nvb", fails_for_boost=True), rounds="1", suite_rounds="0",
+                       late_rounds="0")
     assert "Boost program_options not found" in table, table
     assert "nvbandwidth did not run" in table, table
 
