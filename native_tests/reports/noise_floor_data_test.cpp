@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checks/declarations.hpp"
+#include "core/profile.hpp"
 #include "core/result.hpp"
 #include "reports/diff.hpp"
 #include "reports/report_set.hpp"
@@ -187,6 +188,52 @@ TEST(NoiseFloorData, ATwentyPercentDropOfAPlateauFigureIsStillARegression) {
             EXPECT_EQ(d.key_regressions(), 1u) << path << " " << name;
         }
     }
+}
+
+// --quick's torch overlap ratio between runs of one unchanged H100: each trial is ~1.3 ms timed by
+// the host, so the trials --quick takes decide whether one slow trial reads as a regression
+// (reports/samples/ubuntu24.04-h100-2026-12-05-quick-noise: at 2 trials 7 of 56 pairs of 8 runs
+// did; at 5, none).
+std::vector<std::string> quick_overlap_runs(char variant) {
+    std::vector<std::string> out;
+    for (int i = 1; i <= 8; ++i) {
+        out.push_back(k_samples + "ubuntu24.04-h100-2026-12-05-quick-noise/runs/" + variant + "-" + std::to_string(i) +
+                      ".json");
+    }
+    return out;
+}
+
+int regressed_pairs(const std::vector<std::string>& paths) {
+    int regressed = 0;
+    for (const auto& a : paths) {
+        for (const auto& b : paths) {
+            if (a != b && compare_sides(side_of(a), side_of(b), {}).regressed()) {
+                ++regressed;
+            }
+        }
+    }
+    return regressed;
+}
+
+double quick_expectation(const std::string& key) {
+    return Profile::builtin(profile_catalogue())
+        .lookup("framework.torch.overlap_copy_compute", key, "nvidia", "sm_90", true)
+        .value_or(-1);
+}
+
+TEST(NoiseFloorData, QuickTorchOverlapRunsAtTheProfilesTrialsAreNoRegressionOfEachOther) {
+    // The runs held to this are those taken with what --quick now asks for.
+    for (const auto& path : quick_overlap_runs('C')) {
+        std::ifstream in(path);
+        const auto doc = nlohmann::json::parse(in);
+        const auto& expectation = doc.at("results").at(0).at("expectation");
+        ASSERT_EQ(doc.at("results").at(0).at("id"), "framework.torch.overlap_copy_compute") << path;
+        EXPECT_EQ(expectation.at("trials").get<double>(), quick_expectation("trials")) << path;
+        EXPECT_EQ(expectation.at("size_bytes").get<double>(), quick_expectation("size_bytes")) << path;
+    }
+    EXPECT_EQ(regressed_pairs(quick_overlap_runs('C')), 0);
+    // The same machine at 2 trials: the data can tell the settings apart.
+    EXPECT_GT(regressed_pairs(quick_overlap_runs('A')), 0);
 }
 
 }  // namespace
