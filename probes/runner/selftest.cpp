@@ -119,6 +119,11 @@ const std::vector<FaultScenario>& fault_scenarios() {
          {"async.copy.bandwidth", "async.copy.bidirectional"},
          "every copy at 80 % of its rate: above every absolute floor, with no sibling to compare, so no check "
          "fails; `gpuconform diff` against the node's own baseline reports it (native_tests/cli/diff_sim_test.cpp)"},
+        {"link_dips",
+         {},
+         {"async.copy.bandwidth"},
+         "pinned copies at an eighth of their rate until the first pageable copy, as a shared link dips for a "
+         "moment: the bandwidth check measures again before it fails, passes, and says the link dipped"},
         {"degraded_link",
          {},
          k_what_it_trips,

@@ -35,6 +35,8 @@
 //                           path that corrupts): every check that verifies such a copy fails
 //   numa_misreported        the device reports the wrong one of the simulated host's two NUMA
 //                           nodes as its own (sim_numa.hpp): copies from "its" node are the slow ones
+//   link_dips               pinned host <-> device copies at an eighth of their rate until the
+//                           device's first pageable copy: a shared link that dips for a moment
 // Health knobs, read by the parent's simulated health reader (health/sim_reader.cpp); the device
 // here behaves as ever:
 //   ecc_uncorrectable       2 volatile (and aggregate) uncorrectable ECC errors
@@ -51,6 +53,8 @@
 //   bad_memory_cell         one word halfway through each memory-test write has bit 17 stuck at 0
 //   throttles_under_load    while loaded, clocks read 60 % of their maximum with thermal slowdown
 #pragma once
+
+#include <atomic>
 
 #include <map>
 #include <memory>
@@ -78,6 +82,7 @@ struct SimDevice {
     Clock::time_point only_engine;  // the one engine of a no_overlap device
     StreamPtr legacy;
     std::uint64_t used_bytes = 0;
+    std::atomic<bool> pageable_copied{false};  // link_dips: the dip ends here
 };
 
 struct SimEvent {

@@ -141,6 +141,11 @@ ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes
     SimDevice& d = device_of(*s);
     const CopyMode mode = copy_mode(kind, host_pinned, bytes, d.faults);
     auto duration = copy_duration(kind, host_pinned, bytes, m_options, d.faults);
+    if (kind != CopyKind::DeviceToDevice && !host_pinned) {
+        d.pageable_copied = true;
+    } else if (kind != CopyKind::DeviceToDevice && d.faults.has(Fault::LinkDips) && !d.pageable_copied) {
+        duration *= 8;
+    }
     if (kind != CopyKind::DeviceToDevice) {
         const void* host = kind == CopyKind::HostToDevice ? src : dst;
         duration = std::chrono::duration_cast<std::chrono::nanoseconds>(

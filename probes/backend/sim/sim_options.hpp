@@ -43,6 +43,7 @@ enum class Fault : std::uint32_t {
     SmallCopiesCorrupt,
     CopiesCorrupt,
     NumaMisreported,
+    LinkDips,
     // Health faults: read by the parent's simulated health reader (health/sim_reader.cpp), not by
     // the module, whose device behaves as ever.
     EccUncorrectable,
@@ -88,6 +89,7 @@ constexpr FaultName k_fault_names[]{
     {Fault::SmallCopiesCorrupt, "small_copies_corrupt"},
     {Fault::CopiesCorrupt, "copies_corrupt"},
     {Fault::NumaMisreported, "numa_misreported"},
+    {Fault::LinkDips, "link_dips"},
     {Fault::EccUncorrectable, "ecc_uncorrectable"},
     {Fault::RowRemapPending, "row_remap_pending"},
     {Fault::RowRemapFailure, "row_remap_failure"},
@@ -104,7 +106,7 @@ constexpr FaultName k_fault_names[]{
 };
 static_assert(std::size(k_fault_names) == static_cast<std::size_t>(Fault::ThrottlesUnderLoad) + 1,
               "every Fault needs its name in k_fault_names, in order");
-static_assert(std::size(k_fault_names) <= 32, "FaultSet holds 32 knobs");
+static_assert(std::size(k_fault_names) <= 64, "FaultSet holds 64 knobs");
 
 class FaultSet {
 public:
@@ -114,8 +116,8 @@ public:
     bool empty() const { return m_bits == 0; }
 
 private:
-    static std::uint32_t bit(Fault f) { return 1u << static_cast<std::uint32_t>(f); }
-    std::uint32_t m_bits = 0;
+    static std::uint64_t bit(Fault f) { return std::uint64_t{1} << static_cast<std::uint32_t>(f); }
+    std::uint64_t m_bits = 0;
 };
 
 struct SimOptions {
