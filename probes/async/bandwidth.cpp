@@ -51,7 +51,8 @@ CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, 
     CopyRig rig(b, s, kind, host, bytes, from);
     std::vector<double> gbps;
     for (int i = 0; i < reps; ++i) {
-        const double ms = event_time_ms(b, s, [&] { copy_once(b, s, kind, rig.h, rig.d); });
+        const auto once = [&] { copy_once(b, s, kind, rig.h, rig.d); };
+        const double ms = host == HostKind::Pinned ? held_event_time_ms(b, s, once) : event_time_ms(b, s, once);
         gbps.push_back(static_cast<double>(bytes) / (ms * 1e6));
     }
     verify(b, s, kind, rig.h, rig.d, rig.seed, bytes);
@@ -61,7 +62,7 @@ CopyBandwidth measure_copy_bandwidth(Backend& b, StreamHandle s, CopyKind kind, 
 
 double measure_copy_train(Backend& b, StreamHandle s, CopyKind kind, std::size_t bytes, int count, BufferSource from) {
     CopyRig rig(b, s, kind, HostKind::Pinned, bytes, from);
-    const double ms = event_time_ms(b, s, [&] {
+    const double ms = held_event_time_ms(b, s, [&] {
         for (int i = 0; i < count; ++i) {
             copy_once(b, s, kind, rig.h, rig.d);
         }

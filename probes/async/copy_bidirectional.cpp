@@ -62,10 +62,9 @@ Train times_of(Backend& b, EventHandle start, const std::vector<std::unique_ptr<
     return t;
 }
 
-// One direction's train alone, between two events on its own stream: the host queues copies
-// faster than they run, so the first starts right after the start event.
+// One direction's train alone, between two events on its own stream, held until it is queued.
 double alone_gbps(Backend& b, Stream& s, CopyKind kind, void* dst, const void* src, std::size_t bytes, int count) {
-    const double ms = event_time_ms(b, s, [&] {
+    const double ms = held_event_time_ms(b, s, [&] {
         for (int i = 0; i < count; ++i) {
             GC_CHECK(b.memcpy_async(dst, src, bytes, kind, s));
         }

@@ -218,6 +218,29 @@ double event_time_ms(Backend& b, StreamHandle stream, const std::function<void()
     return ms;
 }
 
+double held_event_time_ms(Backend& b, StreamHandle stream, const std::function<void()>& enqueue,
+                          std::uint64_t first_hold_ns) {
+    Event start(b);
+    Event stop(b);
+    std::uint64_t hold_ns = first_hold_ns;
+    for (int attempt = 1;; ++attempt, hold_ns *= k_hold_growth) {
+        StartGate gate(b, hold_ns);
+        gate.hold(stream);
+        GC_CHECK(b.event_record(start, stream));
+        enqueue();
+        GC_CHECK(b.event_record(stop, stream));
+        const bool held = gate.held();
+        GC_CHECK(b.event_synchronize(stop));
+        // Launches that return only after the spin (CUDA_LAUNCH_BLOCKING, a debugger) hold nothing,
+        // however long the spin: the time stands as plain event timing would read it.
+        if (held || gate.launch_blocked() || attempt == k_hold_attempts) {
+            float ms = 0;
+            GC_CHECK(b.event_elapsed_ms(start, stop, &ms));
+            return ms;
+        }
+    }
+}
+
 GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, const std::function<ApiResult()>& call) {
     GatedCall g;
     g.gate_ms = static_cast<double>(gate_ns) / 1e6;

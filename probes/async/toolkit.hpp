@@ -114,8 +114,26 @@ std::uint32_t fresh_seed();
 // costs stay out of timed regions.
 void warm_up(Backend& b, StreamHandle stream);
 
-// Device-event time of work queued by `enqueue` on `stream`, in ms.
+// Device-event time of work queued by `enqueue` on `stream`, in ms. The start event fires as soon
+// as the stream reaches it, so the time includes whatever gap the host left before queueing the
+// work: the launch latency, and a preemption on a busy host. Right where that gap is part of what
+// is measured (the per-call cost of small copies) or where the work blocks the host (pageable
+// copies, which no hold can outlast).
 double event_time_ms(Backend& b, StreamHandle stream, const std::function<void()>& enqueue);
+
+// The same time with the stream held behind a short spin (a StartGate) until the host has queued
+// the work and the stop event, as nvbandwidth's blocking kernel holds its copies: the events then
+// time the device's work alone, however late the host was between two calls. A hold the host
+// outlasted (the spin ended before the stop event was queued) is taken again with a spin
+// k_hold_growth times longer, so `enqueue` may run up to k_hold_attempts times; after the last,
+// or when launches block (nothing can be held), the time stands. For asynchronous work only:
+// copy-bandwidth figures. nvbandwidth and nvbench hold their streams the same way, with a kernel
+// the host releases (https://github.com/NVIDIA/nvbench, nvbench/blocking_kernel.cuh).
+constexpr std::uint64_t k_first_hold_ns = 100'000;  // ~10x the queueing of a copy and two events
+constexpr std::uint64_t k_hold_growth = 10;
+constexpr int k_hold_attempts = 3;
+double held_event_time_ms(Backend& b, StreamHandle stream, const std::function<void()>& enqueue,
+                          std::uint64_t first_hold_ns = k_first_hold_ns);
 
 // The gate technique: queue a spin of gate_ns on `stream`, make the call, query the stream.
 struct GatedCall {
