@@ -156,6 +156,8 @@ for h in "${nodes[@]}"; do echo "0 " > "$work/hosts/$h/fault"; done
 
 # cred_expire: a requeued job waits this long before it may start again (slurm.conf(5), AuthInfo;
 # default 120 s, step 5's requeue). 30 s still covers a credential's trip to slurmd under load.
+# sched_interval: once that wait is over, only the main scheduling loop starts the job (nothing else
+# happens to trigger it), which runs every 60 s by default (slurm.conf(5), SchedulerParameters).
 cat > "$work/slurm.conf" <<EOF
 ClusterName=gpuconformcluster
 SlurmctldHost=$ctl(${addr[$ctl]})
@@ -175,7 +177,7 @@ TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 SchedulerType=sched/builtin
-SchedulerParameters=nohold_on_prolog_fail
+SchedulerParameters=nohold_on_prolog_fail,sched_interval=5
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
