@@ -5,6 +5,7 @@
 #include "backend/sim/sim_backend.hpp"
 #include "backend/sim/sim_copy.hpp"
 #include "backend/sim/sim_errors.hpp"
+#include "backend/sim/sim_host_buffer.hpp"
 
 namespace gpuconform::sim {
 
@@ -151,9 +152,13 @@ ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes
         duration = std::chrono::duration_cast<std::chrono::nanoseconds>(
             duration * m_numa->copy_factor(s->device, host, bytes));  // memory on the other node
     }
-    std::shared_ptr<std::byte[]> staging;
+    std::shared_ptr<std::byte> staging;
     if (mode == CopyMode::Staged) {
-        staging.reset(new std::byte[bytes]);
+        staging.reset(static_cast<std::byte*>(allocate_host_buffer(bytes, alignof(std::max_align_t))),
+                      [](std::byte* p) { std::free(p); });
+        if (staging == nullptr) {
+            return sim_error(SimError::MemoryAllocation, "out of host memory for a pageable copy's staging buffer");
+        }
         std::memcpy(staging.get(), src, bytes);
         src = staging.get();
     }

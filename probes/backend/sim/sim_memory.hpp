@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "backend/sim/sim_errors.hpp"
+#include "backend/sim/sim_host_buffer.hpp"
 
 namespace gpuconform::sim {
 
@@ -34,7 +35,7 @@ public:
     // Device allocations are charged to `device`; pinned ones pass -1.
     ApiResult allocate(RangeKind kind, int device, std::size_t bytes, void** ptr) {
         constexpr std::size_t k_align = 256;  // what cudaMalloc guarantees
-        void* p = std::aligned_alloc(k_align, (bytes + k_align - 1) / k_align * k_align);
+        void* p = allocate_host_buffer(bytes, k_align);
         if (p == nullptr) {
             return sim_error(SimError::MemoryAllocation, "out of host memory for the simulated allocation");
         }
