@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
+
 namespace gpuconform::test {
 
 struct Outcome {
@@ -19,7 +21,7 @@ struct Outcome {
     std::string output;  // stdout and stderr together
 };
 
-inline std::string exe() { return std::string(GPUCONFORM_BINARY_DIR) + "/gpuconform"; }
+inline std::string exe() { return std::string(test_paths::binary_dir) + "/gpuconform"; }
 
 // Every run a test starts compiles its probes: no test reads or writes the compile verdicts kept
 // for the user running it (toolchain/compile_reuse_test.cpp sets a folder of its own).
@@ -70,7 +72,7 @@ inline std::filesystem::path temp_dir(const std::string& name) {
 // Validates with python's jsonschema against reports/schema: "" when valid, the error otherwise,
 // "unavailable" when no python with jsonschema exists.
 inline std::string schema_error(const std::filesystem::path& report) {
-    const std::string schema = std::string(GPUCONFORM_SOURCE_DIR) + "/reports/schema/report-v1.schema.json";
+    const std::string schema = std::string(test_paths::source_dir) + "/reports/schema/report-v1.schema.json";
     for (const char* py : {"/usr/bin/python3", "python3"}) {
         const std::string probe = std::string(py) + " -c 'import jsonschema' >/dev/null 2>&1";
         if (std::system(probe.c_str()) != 0) {

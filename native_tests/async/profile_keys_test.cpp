@@ -12,6 +12,7 @@
 #include "checks/declarations.hpp"
 #include "core/check.hpp"
 #include "checks/declarations.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
@@ -23,7 +24,7 @@ std::set<std::string> keys_in_sources() {
     const std::regex call(
         R"re((?:expect|expect_optional)\(\s*\w+\s*,\s*"([a-z0-9_]+)"|lookup\([^,]+,\s*"([a-z0-9_]+)")re");
     std::set<std::string> out;
-    for (const auto& entry : fs::recursive_directory_iterator(fs::path(GPUCONFORM_SOURCE_DIR) / "probes")) {
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(test_paths::source_dir) / "probes")) {
         if (entry.path().extension() != ".cpp") {
             continue;
         }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform::test {
 namespace {
@@ -24,7 +25,7 @@ std::vector<std::string> complete(const std::vector<std::string>& words) {
         return p;
     }();
     std::string command =
-        "bash " + script.string() + " " + GPUCONFORM_SOURCE_DIR + "/packaging/gpuconform.bash-completion " + exe();
+        "bash " + script.string() + " " + test_paths::source_dir + "/packaging/gpuconform.bash-completion " + exe();
     for (const std::string& w : words) {
         command += " '" + w + "'";
     }

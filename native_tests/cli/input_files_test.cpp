@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform::test {
 namespace {
@@ -22,7 +23,7 @@ Outcome run_bounded(const std::string& args, double& seconds) {
 }
 
 std::string sample_report() {
-    return std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples/debian12-sim-2026-11-29-async.json";
+    return std::string(test_paths::source_dir) + "/reports/samples/debian12-sim-2026-11-29-async.json";
 }
 
 struct HostileFile {

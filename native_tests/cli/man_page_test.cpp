@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform::test {
 namespace {
@@ -24,7 +25,7 @@ TEST(ManPage, HasTheSectionsAndEveryExitCode) {
     }
     const auto page = temp_dir("manpage") / "gpuconform.1";
     const auto made = shell("cmake -DEXE=" + exe() + " -DOUT=" + page.string() + " -DVERSION=0 -P " +
-                            GPUCONFORM_SOURCE_DIR + "/cmake/ManPage.cmake");
+                            test_paths::source_dir + "/cmake/ManPage.cmake");
     ASSERT_EQ(made.exit_code, 0) << made.output;
     std::ifstream in(page);
     std::stringstream text;

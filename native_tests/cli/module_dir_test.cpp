@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "cli_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform::test {
 namespace {
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 
 // The build's CMAKE_INSTALL_LIBDIR: modules install to <prefix>/<libdir>/gpuconform.
 std::string install_libdir() {
-    std::ifstream cache(std::string(GPUCONFORM_BINARY_DIR) + "/CMakeCache.txt");
+    std::ifstream cache(std::string(test_paths::binary_dir) + "/CMakeCache.txt");
     const std::regex entry("^CMAKE_INSTALL_LIBDIR:PATH=(.*)$");
     std::smatch m;
     for (std::string line; std::getline(cache, line);) {
@@ -44,7 +45,7 @@ protected:
         fs::create_directories(dir);
         const fs::path target = dir / "libgpuconform-sim.so";
         if (real) {
-            fs::copy_file(fs::path(GPUCONFORM_BINARY_DIR) / "backends" / "libgpuconform-sim.so", target);
+            fs::copy_file(fs::path(test_paths::binary_dir) / "backends" / "libgpuconform-sim.so", target);
         } else {
             std::ofstream(target) << "not a module\n";
         }

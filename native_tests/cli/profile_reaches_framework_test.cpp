@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform::test {
 namespace {
@@ -20,7 +21,8 @@ fs::path write_fake_python(const fs::path& dir) {
     std::ofstream(script) << R"(#!/bin/sh
 exec /usr/bin/python3 - "$@" <<'PY'
 import json, sys
-sys.path.insert(0, ")" GPUCONFORM_SOURCE_DIR R"(/python_tests")
+sys.path.insert(0, ")" << test_paths::source_dir
+                          << R"(/python_tests")
 from gpuconform_torch import thresholds
 args = dict(a.split("=", 1) for a in sys.argv[1:] if a.startswith("--gpuconform-") and "=" in a)
 given = args.get("--gpuconform-profile")

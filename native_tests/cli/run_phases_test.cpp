@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform::test {
 namespace {
@@ -86,7 +87,7 @@ TEST(RunPhases, TimingsFlagPrintsTheTableAndRenderShowsIt) {
     EXPECT_EQ(rendered.exit_code, 0) << rendered.output;
     EXPECT_NE(rendered.output.find("device.checks"), std::string::npos) << rendered.output;
     // A report from before schema 1.2 is still shown, with the reason it has no phases.
-    const auto old = run_cli("render -f timings " + std::string(GPUCONFORM_SOURCE_DIR) +
+    const auto old = run_cli("render -f timings " + std::string(test_paths::source_dir) +
                              "/reports/samples/ubuntu24.04-h200-2026-12-01/quick.json");
     EXPECT_EQ(old.exit_code, 0) << old.output;
     EXPECT_NE(old.output.find("no run.phases"), std::string::npos) << old.output;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "checks/declarations.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
@@ -20,7 +21,7 @@ std::string read_all(const std::filesystem::path& p) {
 }
 
 TEST(DeclarationsOwned, NoSharedFolderNamesACheckId) {
-    const std::filesystem::path root = GPUCONFORM_SOURCE_DIR;
+    const std::filesystem::path root = test_paths::source_dir;
     int files = 0;
     for (const char* folder : {"probes/core", "probes/checks", "probes/store"}) {
         for (const auto& entry : std::filesystem::directory_iterator(root / folder)) {

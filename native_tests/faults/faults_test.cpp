@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform::test {
 namespace {
@@ -26,7 +27,7 @@ std::string as_nobody(const std::string& args) {
     static const fs::path copy = [] {
         const auto dir = temp_dir("nobody-bin");
         fs::copy_file(exe(), dir / "gpuconform");
-        fs::copy(fs::path(GPUCONFORM_BINARY_DIR) / "backends", dir / "backends", fs::copy_options::recursive);
+        fs::copy(fs::path(test_paths::binary_dir) / "backends", dir / "backends", fs::copy_options::recursive);
         std::system(("chmod -R a+rX " + dir.string()).c_str());
         return dir;
     }();
@@ -201,7 +202,7 @@ TEST(Faults, AFullDiskForTheReportIsExitTwoAndSaysWhere) {
 }
 
 TEST(Faults, ARuntimeThatLoadsWithoutADriverSaysSo) {
-    const fs::path module = fs::path(GPUCONFORM_BINARY_DIR) / "backends" / "libgpuconform-cuda.so";
+    const fs::path module = fs::path(test_paths::binary_dir) / "backends" / "libgpuconform-cuda.so";
     if (!fs::exists(module) || fs::exists("/dev/nvidiactl")) {
         GTEST_SKIP() << "needs the CUDA module built on a machine without the NVIDIA driver";
     }
@@ -226,7 +227,7 @@ TEST(Faults, ARuntimeThatLoadsWithoutADriverSaysSo) {
 // The HIP module has never met an AMD GPU: on a node without one it must load, answer with
 // HIP's own error name, and let every device check skip, not crash the worker.
 TEST(Faults, TheHipModuleWithoutAnAmdGpuSaysNoDevice) {
-    const fs::path module = fs::path(GPUCONFORM_BINARY_DIR) / "backends" / "libgpuconform-hip.so";
+    const fs::path module = fs::path(test_paths::binary_dir) / "backends" / "libgpuconform-hip.so";
     if (!fs::exists(module) || fs::exists("/dev/kfd")) {
         GTEST_SKIP() << "needs the HIP module built on a machine without an AMD GPU";
     }

@@ -6,13 +6,14 @@
 #include "health/judges.hpp"
 #include "health/pcie_aer.hpp"
 #include "health_test_data.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
 
 using test::healthy_h200;
 
-const std::string k_devices = std::string(GPUCONFORM_TEST_DATA_DIR) + "/health/amdgpu/sys/bus/pci/devices/";
+const std::string k_devices = std::string(test_paths::data_dir) + "/health/amdgpu/sys/bus/pci/devices/";
 
 // The same GPU read `seconds` later.
 GpuHealth later(const GpuHealth& g, double seconds) {

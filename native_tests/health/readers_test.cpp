@@ -6,11 +6,12 @@
 #include "health/gpu_events_judge.hpp"
 #include "health/health_reading.hpp"
 #include "health/judges.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
 
-const std::string k_amd_root = std::string(GPUCONFORM_TEST_DATA_DIR) + "/health/amdgpu";
+const std::string k_amd_root = std::string(test_paths::data_dir) + "/health/amdgpu";
 
 TEST(AmdgpuSysfs, ErrCountReadsUeAndCeInEitherOrder) {
     auto c = parse_ras_err_count("ue: 1\nce: 12\n");

@@ -6,11 +6,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "test_paths.hpp"
+
 namespace gpuconform::test {
 
-inline std::string log_data(const std::string& rel) {
-    return std::string(GPUCONFORM_TEST_DATA_DIR) + "/health_log/" + rel;
-}
+inline std::string log_data(const std::string& rel) { return std::string(test_paths::data_dir) + "/health_log/" + rel; }
 
 inline std::string read_log_sample(const std::string& rel) {
     std::ifstream in(log_data(rel), std::ios::binary);

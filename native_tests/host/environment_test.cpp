@@ -6,6 +6,7 @@
 #include "core/environment.hpp"
 #include "host/collect.hpp"
 #include "host_test_data.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
@@ -131,7 +132,7 @@ TEST(PcieMath, GenerationFromLaneRate) {
 class EnvironmentJson : public ::testing::Test {
 protected:
     static nlohmann::json schema() {
-        std::ifstream in(std::string(GPUCONFORM_SOURCE_DIR) + "/reports/schema/report-v1.schema.json");
+        std::ifstream in(std::string(test_paths::source_dir) + "/reports/schema/report-v1.schema.json");
         return nlohmann::json::parse(in);
     }
     static bool has_type(const nlohmann::json& value, const nlohmann::json& type) {

@@ -12,6 +12,7 @@
 #include "host/collect.hpp"
 #include "host/gpu_env.hpp"
 #include "host/gpu_env_vars.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
@@ -57,7 +58,7 @@ TEST(GpuEnvVars, HoldsDcgmsListAndTheOthers) {
 }
 
 TEST(GpuEnvVars, EveryEntryIsDocumentedWithItsSource) {
-    std::ifstream in(std::string(GPUCONFORM_SOURCE_DIR) + "/docs/environment-variables.md");
+    std::ifstream in(std::string(test_paths::source_dir) + "/docs/environment-variables.md");
     ASSERT_TRUE(in) << "docs/environment-variables.md is missing";
     std::stringstream text;
     text << in.rdbuf();

@@ -5,9 +5,11 @@
 #include <sstream>
 #include <string>
 
+#include "test_paths.hpp"
+
 namespace gpuconform::test {
 
-inline std::string host_data(const std::string& rel) { return std::string(GPUCONFORM_TEST_DATA_DIR) + "/host/" + rel; }
+inline std::string host_data(const std::string& rel) { return std::string(test_paths::data_dir) + "/host/" + rel; }
 
 inline std::string read_sample(const std::string& rel) {
     std::ifstream in(host_data(rel));

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "host/instrumentation.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
@@ -20,7 +21,8 @@ std::vector<std::string> lines_of(const std::string& path) {
     return out;
 }
 
-const std::string k_sample = std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples/ubuntu24.04-h200-2026-12-02-trust/";
+const std::string k_sample =
+    std::string(test_paths::source_dir) + "/reports/samples/ubuntu24.04-h200-2026-12-02-trust/";
 
 TEST(Instrumentation, TheSanitizerIsNamedByWhatItMapsIntoEveryProcess) {
     ProcessView view;

@@ -7,12 +7,13 @@
 #include "reports/diff.hpp"
 #include "report_builder.hpp"
 #include "reports/report_set.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
 
 nlohmann::json h200_report() {
-    return test::load_json(std::string(GPUCONFORM_SOURCE_DIR) +
+    return test::load_json(std::string(test_paths::source_dir) +
                            "/reports/samples/ubuntu24.04-h200-2026-12-01-structure/full.json");
 }
 
@@ -249,7 +250,7 @@ namespace gpuconform {
 namespace {
 
 nlohmann::json h200_health_report() {
-    return test::load_json(std::string(GPUCONFORM_SOURCE_DIR) +
+    return test::load_json(std::string(test_paths::source_dir) +
                            "/reports/samples/ubuntu24.04-h200-2026-12-02-health/full.json");
 }
 

@@ -7,6 +7,7 @@
 #include "checks/declarations.hpp"
 #include "reports/diff.hpp"
 #include "report_builder.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
@@ -226,7 +227,7 @@ TEST(DiffTolerances, BadFilesAreRefusedWithFileAndLine) {
             EXPECT_EQ(std::string(e.what()).rfind(message, 0), 0u) << e.what();
         }
     }
-    EXPECT_NO_THROW(load_tolerances(std::string(GPUCONFORM_SOURCE_DIR) + "/reports/examples/tolerances.yaml"));
+    EXPECT_NO_THROW(load_tolerances(std::string(test_paths::source_dir) + "/reports/examples/tolerances.yaml"));
 }
 
 TEST(DiffFilters, SelectRunsByGroupKeyGlobs) {
@@ -272,7 +273,7 @@ TEST(DiffRealSamples, RepeatRunsOfOneMachineAreNoRegression) {
     ReadOptions o;
     o.measurements = true;
     for (const char* folder : {"ubuntu24.04-h200-2026-11-29", "ubuntu24.04-2xh200-2026-11-29"}) {
-        const std::string dir = std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples/" + folder + "/";
+        const std::string dir = std::string(test_paths::source_dir) + "/reports/samples/" + folder + "/";
         int pairs = 0;
         for (int a = 1; a <= 5; ++a) {
             for (int b = 1; b <= 5; ++b) {
@@ -297,7 +298,7 @@ TEST(DiffRealSamples, RepeatRunsOfOneMachineAreNoRegression) {
 TEST(DiffRealSamples, ABidirectionalDipOnAHealthyH200IsNoRegressionButALinkAt80IsOne) {
     ReadOptions o;
     o.measurements = true;
-    const std::string samples = std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples/";
+    const std::string samples = std::string(test_paths::source_dir) + "/reports/samples/";
     const DiffSide base =
         aggregate_side(read_reports({samples + "ubuntu24.04-h200-2026-12-01-structure/full.json"}, o), {});
     const DiffSide dipped =
@@ -323,7 +324,7 @@ TEST(DiffRealSamples, OldReportsGetTheirMeaningFromTheDeclarations) {
     ReadOptions o;
     o.measurements = true;
     const std::string path =
-        std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples/ubuntu24.04-h200-2026-11-29/bw-1.json";
+        std::string(test_paths::source_dir) + "/reports/samples/ubuntu24.04-h200-2026-11-29/bw-1.json";
     const DiffSide base = aggregate_side(read_reports({path}, o), {});
     DiffSide now = base;
     for (auto& [key, f] : now.figures) {
@@ -347,7 +348,7 @@ TEST(DiffRealSamples, OldReportsGetTheirMeaningFromTheDeclarations) {
 TEST(DiffRealSamples, EverySampleMeasurementHasADeclaredDirection) {
     int seen = 0;
     for (const auto& e :
-         std::filesystem::recursive_directory_iterator(std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples")) {
+         std::filesystem::recursive_directory_iterator(std::string(test_paths::source_dir) + "/reports/samples")) {
         if (e.path().extension() != ".json") {
             continue;
         }

@@ -6,6 +6,7 @@
 #include "reports/diff.hpp"
 #include "report_builder.hpp"
 #include "reports/report_set.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
@@ -14,7 +15,7 @@ const char* k_sample = "/reports/samples/ubuntu24.04-h200-2026-12-01-structure/f
 
 // The real H200 report, and the same with every async.copy.bandwidth figure halved.
 std::pair<DiffSide, DiffSide> halved_bandwidth() {
-    nlohmann::json doc = test::load_json(std::string(GPUCONFORM_SOURCE_DIR) + k_sample);
+    nlohmann::json doc = test::load_json(std::string(test_paths::source_dir) + k_sample);
     test::ScratchDir dir("difftolerance");
     const std::string base = dir.write("base.json", doc.dump());
     doc["run"]["id"] = "halved";

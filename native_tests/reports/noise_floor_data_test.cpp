@@ -15,6 +15,7 @@
 #include "core/result.hpp"
 #include "reports/diff.hpp"
 #include "reports/report_set.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
@@ -23,7 +24,7 @@ namespace {
 constexpr double k_spread_limit = 0.20;
 constexpr double k_margin = 1.2;
 
-const std::string k_samples = std::string(GPUCONFORM_SOURCE_DIR) + "/reports/samples/";
+const std::string k_samples = std::string(test_paths::source_dir) + "/reports/samples/";
 
 std::vector<std::string> repeat_paths() {
     std::vector<std::string> out;

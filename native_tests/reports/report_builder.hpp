@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_paths.hpp"
+
 namespace gpuconform::test {
 
 struct ResultSpec {
@@ -101,9 +103,7 @@ private:
     std::filesystem::path m_path;
 };
 
-inline std::string data_file(const std::string& name) {
-    return std::string(GPUCONFORM_TEST_DATA_DIR) + "/reports/" + name;
-}
+inline std::string data_file(const std::string& name) { return std::string(test_paths::data_dir) + "/reports/" + name; }
 
 inline nlohmann::json load_json(const std::string& path) {
     std::ifstream in(path);

@@ -4,12 +4,13 @@
 
 #include "reports/render_report.hpp"
 #include "report_builder.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
 
 nlohmann::json h200_report() {
-    return test::load_json(std::string(GPUCONFORM_SOURCE_DIR) +
+    return test::load_json(std::string(test_paths::source_dir) +
                            "/reports/samples/ubuntu24.04-h200-2026-12-02-verdict/readme.json");
 }
 
@@ -58,7 +59,7 @@ TEST(VerdictView, AFailureNamesTheCheckAndDevice) {
 // bad GPU of eight: the device layer's result finds its UUID through the health layer's
 // inventory (NVML writes an 8-digit PCI domain, the runtime a 4-digit one).
 TEST(VerdictView, FailingGpusAreNamedByAddressAndUuid) {
-    nlohmann::json doc = test::load_json(std::string(GPUCONFORM_SOURCE_DIR) +
+    nlohmann::json doc = test::load_json(std::string(test_paths::source_dir) +
                                          "/reports/samples/ubuntu24.04-h200-2026-12-04-nvml-fork/full.json");
     EXPECT_TRUE(verdict_of(doc).at("failing_gpus").empty());
     result(doc, "async.copy.bandwidth")["status"] = "fail";

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "backend/backend.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform::sim_test {
 
@@ -29,7 +30,8 @@ struct SimModule {
 inline const SimModule& sim_module() {
     static const SimModule module = [] {
         SimModule m;
-        void* handle = dlopen(GPUCONFORM_BINARY_DIR "/backends/libgpuconform-sim.so", RTLD_NOW | RTLD_LOCAL);
+        void* handle = dlopen((std::string(test_paths::binary_dir) + "/backends/libgpuconform-sim.so").c_str(),
+                              RTLD_NOW | RTLD_LOCAL);
         if (handle == nullptr) {
             m.error = dlerror();
             return m;

@@ -8,12 +8,13 @@
 #include "toolchain/cuda_runtimes.hpp"
 #include "toolchain/next_boot.hpp"
 #include "toolchain/toolchain_facts.hpp"
+#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
 
 std::string data(const std::string& name) {
-    std::ifstream in(std::string(GPUCONFORM_TEST_DATA_DIR) + "/toolchain/" + name);
+    std::ifstream in(std::string(test_paths::data_dir) + "/toolchain/" + name);
     EXPECT_TRUE(in.good()) << name;
     std::stringstream ss;
     ss << in.rdbuf();
@@ -156,7 +157,7 @@ TEST(AmdCodeObjects, KfdTargetVersionsNameTheGfxTarget) {
     EXPECT_EQ(gfx_name_from_target_version(110000), "gfx1100");
     EXPECT_EQ(gfx_name_from_target_version(100300), "gfx1030");
     EXPECT_EQ(gfx_name_from_target_version(0), "");
-    const auto gpus = scan_kfd_targets(std::string(GPUCONFORM_TEST_DATA_DIR) + "/host/roots/mi300-kfd");
+    const auto gpus = scan_kfd_targets(std::string(test_paths::data_dir) + "/host/roots/mi300-kfd");
     ASSERT_EQ(gpus.size(), 1u);  // node 0 is the CPU
     EXPECT_EQ(gpus[0], "gfx942");
 }
