@@ -236,7 +236,7 @@ CommandLine::CommandLine(bool run_rollups) {
     self->add_option("--only-fault", selftest.faults,
                      "Only these scenarios, by the name --list-faults shows or by fault (repeatable)");
     self->add_option("--jobs", selftest.jobs,
-                     "Scenarios at once, each in its own process (default: half the CPUs, 2 to 8; 1 runs them in "
+                     "Scenarios at once, each in its own process (default: 3 for every 2 CPUs, 2 to 8; 1 runs them in "
                      "this process)")
         ->check(CLI::Range(1, 64));
     self->footer(

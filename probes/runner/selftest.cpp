@@ -617,7 +617,7 @@ bool run_side_by_side(const std::vector<const FaultScenario*>& chosen, int jobs,
 
 }  // namespace
 
-int default_selftest_jobs(unsigned cpus) { return cpus <= 1 ? 1 : static_cast<int>(std::clamp(cpus / 2, 2U, 8U)); }
+int default_selftest_jobs(unsigned cpus) { return cpus <= 1 ? 1 : static_cast<int>(std::clamp(cpus * 3 / 2, 2U, 8U)); }
 
 int run_selftest(const SelftestRequest& request) {
     if (request.list_faults) {
