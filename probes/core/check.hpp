@@ -69,10 +69,10 @@ struct CheckDef {
     std::string layer;        // host, health, runtime, async, framework
     std::string description;  // one line, for `gpuconform list`
     Scope scope = Scope::Host;
-    std::string backend;            // Scope::Backend: the one backend this check judges
-    bool isolated = false;          // runs in a fresh worker that is discarded afterwards (sticky errors)
-    double timeout_s = 10.0;        // per device
-    bool quick = true;              // part of --quick
+    std::string backend;      // Scope::Backend: the one backend this check judges
+    bool isolated = false;    // runs after every other device check; its worker is discarded after it (sticky errors)
+    double timeout_s = 10.0;  // per device
+    bool quick = true;        // part of --quick
     bool parallel_devices = false;  // may run on every device at once (touches no shared host path)
     // Measurements compared across sibling GPUs of one node (same model): a device far below the
     // siblings' median fails even when it meets the absolute expectation.

@@ -66,7 +66,7 @@ std::string render_phases(const nlohmann::json& report) {
         return "timings: this report has no run.phases (written before report schema 1.2)\n";
     }
     std::string out = fmt::format("\n{:<34} {:>9} {:>10}\n", "phase", "start s", "seconds");
-    // Worker starts can be many (a fresh worker per isolated check): one line each name, summed.
+    // Worker starts can be many (after a crash, a hang or an isolated check): one line each name, summed.
     std::map<std::string, std::pair<int, double>> repeated;
     for (const auto& r : rows_of(phases)) {
         if (r.name.rfind("worker.", 0) == 0) {
