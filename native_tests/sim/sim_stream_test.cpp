@@ -180,6 +180,44 @@ TEST(SimStream, DestroyedStreamStillRunsItsQueuedWork) {
     EXPECT_EQ(host_mismatches(dev.words(), k_words, 3), 0u);
 }
 
+// A release ends the releasable spins queued before it, running or not yet started, at once;
+// an ordinary spin, and a releasable one queued after the release, take their whole time. Read by
+// events (the modelled timeline), so a loaded host changes nothing.
+TEST(SimStream, AReleaseEndsOnlyTheReleasableSpinsQueuedBeforeIt) {
+    auto b = make_sim();
+    ASSERT_NE(b, nullptr);
+    const StreamHandle gated = make_stream(*b, StreamKind::NonBlocking);
+    const StreamHandle plain = make_stream(*b, StreamKind::NonBlocking);
+    EventHandle e[6] = {};
+    for (EventHandle& ev : e) {
+        ASSERT_TRUE(b->event_create(true, &ev).ok());
+    }
+    constexpr std::uint64_t k_minute_ns = 60'000'000'000;  // only a release ends it within the test
+    constexpr std::uint64_t k_plain_ns = 100'000'000;
+    ASSERT_TRUE(b->event_record(e[0], gated).ok());
+    ASSERT_TRUE(b->launch_releasable_spin(gated, k_minute_ns).ok());
+    ASSERT_TRUE(b->launch_releasable_spin(gated, k_minute_ns).ok());  // still queued at the release
+    ASSERT_TRUE(b->event_record(e[1], gated).ok());
+    ASSERT_TRUE(b->event_record(e[2], plain).ok());
+    ASSERT_TRUE(b->launch_spin(plain, k_plain_ns).ok());
+    ASSERT_TRUE(b->event_record(e[3], plain).ok());
+    ASSERT_TRUE(b->release_spins().ok());
+    ASSERT_TRUE(b->event_record(e[4], gated).ok());
+    ASSERT_TRUE(b->launch_releasable_spin(gated, k_plain_ns).ok());  // queued after the release
+    ASSERT_TRUE(b->event_record(e[5], gated).ok());
+    ASSERT_TRUE(b->device_synchronize().ok());
+    float released = 0, ordinary = 0, later = 0;
+    ASSERT_TRUE(b->event_elapsed_ms(e[0], e[1], &released).ok());
+    ASSERT_TRUE(b->event_elapsed_ms(e[2], e[3], &ordinary).ok());
+    ASSERT_TRUE(b->event_elapsed_ms(e[4], e[5], &later).ok());
+    EXPECT_LT(released, 60'000.0F);  // both minute-long spins ended at the release
+    EXPECT_GE(ordinary, 99.0F);
+    EXPECT_GE(later, 99.0F);
+    for (EventHandle ev : e) {
+        EXPECT_TRUE(b->event_destroy(ev).ok());
+    }
+}
+
 TEST(SimStream, UnknownHandlesAreErrorsNotCrashes) {
     auto b = make_sim();
     ASSERT_NE(b, nullptr);

@@ -83,7 +83,7 @@ double both_gbps(Backend& b, Stream& a, Stream& c, Pair& p, std::size_t bytes, i
     std::vector<std::unique_ptr<Event>> ends_a, ends_c;
     queue_train(b, a, CopyKind::HostToDevice, p.h2d_dst.data(), p.h2d_src.data(), bytes, count, ends_a);
     queue_train(b, c, CopyKind::DeviceToHost, p.d2h_dst.data(), p.d2h_src.data(), bytes, count, ends_c);
-    *held = gate.held();
+    *held = gate.lift();
     GC_CHECK(b.event_synchronize(*ends_a.back()));
     GC_CHECK(b.event_synchronize(*ends_c.back()));
     const Train ta = times_of(b, gate.start(), ends_a);

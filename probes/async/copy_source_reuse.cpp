@@ -25,11 +25,12 @@ Hazard hazard(Backend& b, StreamHandle s, std::uint64_t gate_ns, async::Mismatch
     const std::uint32_t first = async::fresh_seed();
     const std::uint32_t second = async::fresh_seed();
     src.fill(first);
-    GC_CHECK(b.launch_spin(s, gate_ns));
+    GC_CHECK(b.launch_releasable_spin(s, gate_ns));
     GC_CHECK(b.memcpy_async(dst.data(), src.data(), k_chunk, CopyKind::HostToDevice, s));
     src.fill(second);  // the mistake: the copy has not run yet
     bool done = false;
     GC_CHECK(b.stream_query(s, &done));
+    GC_CHECK(b.release_spins());  // the overwrite is done: the copy may run now
     GC_CHECK(b.stream_synchronize(s));
     const std::uint64_t words = dst.words();
     const std::uint64_t old_words = words - counter.count(s, dst.data(), dst.words(), first);

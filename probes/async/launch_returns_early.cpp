@@ -19,11 +19,12 @@ void run(CheckContext& ctx, CheckResult& r) {
     int blocked = 0;
     for (int i = 0; i < trials; ++i) {
         const auto t0 = Clock::now();
-        GC_CHECK(b.launch_spin(s, gate));
+        GC_CHECK(b.launch_releasable_spin(s, gate));
         call_ms.push_back(ms_since(t0));
         bool done = false;
         GC_CHECK(b.stream_query(s, &done));
         blocked += done ? 1 : 0;
+        GC_CHECK(b.release_spins());
         GC_CHECK(b.stream_synchronize(s));
     }
     r.measurements.push_back(summarize("launch_call_ms", "ms", call_ms));

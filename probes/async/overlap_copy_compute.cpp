@@ -75,9 +75,9 @@ nlohmann::json concurrent(Rig& g, std::uint64_t iterations, double* t_both, bool
     GC_CHECK(g.b.event_record(b_begin, g.k));
     enqueue_copy(g);
     GC_CHECK(g.b.launch_compute(g.k, iterations, g.sink));
-    *together = gate.held();
     GC_CHECK(g.b.event_record(end_a, g.a));
     GC_CHECK(g.b.event_record(end_b, g.k));
+    *together = gate.lift();  // the end events queued while the gate held: they stamp the work's end
     GC_CHECK(g.b.stream_synchronize(g.a));
     GC_CHECK(g.b.stream_synchronize(g.k));
     float copy_end = 0, kernel_begin = 0, kernel_end = 0;

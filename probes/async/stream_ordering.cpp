@@ -19,7 +19,7 @@ BehindLong measure_behind_long(Backend& b, StreamHandle long_stream, StreamHandl
     BehindLong m;
     m.long_ms = long_ms;
     const auto launched = Clock::now();
-    GC_CHECK(b.launch_spin(long_stream, static_cast<std::uint64_t>(long_ms * 1e6)));
+    GC_CHECK(b.launch_releasable_spin(long_stream, static_cast<std::uint64_t>(long_ms * 1e6)));
     m.long_launch_ms = ms_since(launched);
     std::this_thread::sleep_until(launched + std::chrono::duration<double, std::milli>(k_settle_share * long_ms));
     const auto t0 = Clock::now();
@@ -30,6 +30,7 @@ BehindLong measure_behind_long(Backend& b, StreamHandle long_stream, StreamHandl
     bool done = false;
     GC_CHECK(b.stream_query(long_stream, &done));
     m.long_busy = !done;
+    GC_CHECK(b.release_spins());  // the evidence is in: a long spin still running need not finish
     GC_CHECK(b.stream_synchronize(long_stream));
     return m;
 }

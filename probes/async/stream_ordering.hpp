@@ -17,7 +17,8 @@ struct BehindLong {
     bool long_busy = false;     // the long spin's stream still had work once the tiny kernel was done
 };
 
-// Long spin on `long_stream`, a pause so it is surely running, then a tiny kernel on `tiny_stream`.
+// Long spin on `long_stream`, a pause so it is surely running, then a tiny kernel on `tiny_stream`;
+// once both streams have been read, the long spin is released.
 // Completion is read with stream synchronize and query, not events, so these checks do not
 // depend on events working.
 BehindLong measure_behind_long(Backend& b, StreamHandle long_stream, StreamHandle tiny_stream, double long_ms);

@@ -195,6 +195,8 @@ void warm_up(Backend& b, StreamHandle stream) {
     HostBuffer pinned(b, 1 << 16, HostKind::Pinned);
     pinned.fill(1);
     GC_CHECK(b.launch_spin(stream, 1000));
+    GC_CHECK(b.launch_releasable_spin(stream, 1000));  // a backend maps its release word on the first
+    GC_CHECK(b.release_spins());
     GC_CHECK(b.launch_fill(stream, dev.data(), dev.words(), 1));
     GC_CHECK(b.memcpy_async(pinned.data(), dev.data(), dev.bytes(), CopyKind::DeviceToHost, stream));
     GC_CHECK(b.memcpy_async(dev.data(), pinned.data(), dev.bytes(), CopyKind::HostToDevice, stream));
@@ -229,7 +231,7 @@ double held_event_time_ms(Backend& b, StreamHandle stream, const std::function<v
         GC_CHECK(b.event_record(start, stream));
         enqueue();
         GC_CHECK(b.event_record(stop, stream));
-        const bool held = gate.held();
+        const bool held = gate.lift();
         GC_CHECK(b.event_synchronize(stop));
         // Launches that return only after the spin (CUDA_LAUNCH_BLOCKING, a debugger) hold nothing,
         // however long the spin: the time stands as plain event timing would read it.
@@ -245,7 +247,7 @@ GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, con
     GatedCall g;
     g.gate_ms = static_cast<double>(gate_ns) / 1e6;
     const auto launched = Clock::now();
-    GC_CHECK(b.launch_spin(stream, gate_ns));
+    GC_CHECK(b.launch_releasable_spin(stream, gate_ns));
     g.gate_launch_ms = ms_since(launched);
     const auto t0 = Clock::now();
     g.call_result = call();
@@ -253,25 +255,26 @@ GatedCall gated_call(Backend& b, StreamHandle stream, std::uint64_t gate_ns, con
     bool done = false;
     GC_CHECK(b.stream_query(stream, &done));
     g.queue_busy = !done;
+    GC_CHECK(b.release_spins());
     GC_CHECK(b.stream_synchronize(stream));
     return g;
 }
 
 StartGate::StartGate(Backend& b, std::uint64_t ns) : m_backend(b), m_stream(b, StreamKind::NonBlocking), m_start(b) {
     const auto launched = Clock::now();
-    GC_CHECK(b.launch_spin(m_stream, ns));
+    GC_CHECK(b.launch_releasable_spin(m_stream, ns));
     m_launch_blocked = ms_since(launched) * 1e6 >= static_cast<double>(ns);
     GC_CHECK(b.event_record(m_start, m_stream));
 }
 
 void StartGate::hold(StreamHandle s) { GC_CHECK(m_backend.stream_wait_event(s, m_start)); }
 
-bool StartGate::held() {
-    if (m_launch_blocked) {
-        return false;  // the spin had ended before its launch returned: it held nothing back
+bool StartGate::lift() {
+    bool done = true;
+    if (!m_launch_blocked) {  // else the spin had ended before its launch returned: it held nothing
+        GC_CHECK(m_backend.stream_query(m_stream, &done));
     }
-    bool done = false;
-    GC_CHECK(m_backend.stream_query(m_stream, &done));
+    GC_CHECK(m_backend.release_spins());
     return !done;
 }
 

@@ -135,7 +135,8 @@ constexpr int k_hold_attempts = 3;
 double held_event_time_ms(Backend& b, StreamHandle stream, const std::function<void()>& enqueue,
                           std::uint64_t first_hold_ns = k_first_hold_ns);
 
-// The gate technique: queue a spin of gate_ns on `stream`, make the call, query the stream.
+// The gate technique: queue a spin of gate_ns on `stream`, make the call, query the stream; then
+// release the spin, the evidence being in.
 struct GatedCall {
     ApiResult call_result;
     double call_ms = 0;       // how long the call took to return (host clock)
@@ -159,16 +160,17 @@ CallClass classify(const GatedCall& g);
 // together: 5 ms is far above any launch latency and far below a check's time budget.
 constexpr std::uint64_t k_start_gate_ns = 5'000'000;
 
-// The spin runs on a stream of its own and ends in an event the held streams wait on. held()
-// tells, after the last call, whether the spin was still running: only then did the streams
-// really start together (a host descheduled for longer than the spin staggers them), and never
-// when the spin's own launch returned only after it (synchronous launches).
+// The spin runs on a stream of its own and ends in an event the held streams wait on. lift(),
+// after the last call, tells whether the spin was still running, then releases it so the held
+// work starts at once rather than when the spin would have ended: only a spin still running had
+// the streams really start together (a host descheduled for longer than the spin staggers them),
+// and never one whose own launch returned only after it (synchronous launches).
 class StartGate {
 public:
     StartGate(Backend& b, std::uint64_t ns = k_start_gate_ns);
     void hold(StreamHandle s);
     EventHandle start() const { return m_start; }
-    bool held();
+    bool lift();
     bool launch_blocked() const { return m_launch_blocked; }
 
 private:

@@ -106,6 +106,14 @@ public:
     // surface later (that is what async.error.deferred measures).
     // Spins on the device clock for about `ns` nanoseconds.
     virtual ApiResult launch_spin(StreamHandle stream, std::uint64_t ns) = 0;
+    // A gate the host can lift: spins like launch_spin, and ends early once release_spins() is
+    // called, as nvbench's blocking kernel waits on a host flag. The spin's length still bounds
+    // it, so a release that never arrives (a launch that blocked, a runtime that cannot map host
+    // memory) leaves an ordinary spin.
+    virtual ApiResult launch_releasable_spin(StreamHandle stream, std::uint64_t ns) = 0;
+    // Ends every releasable spin launched before this call, running or still queued; those
+    // launched after it are not affected.
+    virtual ApiResult release_spins() = 0;
     // Writes pattern(seed, i) to words[0..count).
     virtual ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count, std::uint32_t seed) = 0;
     // Adds the number of words != pattern(seed, i) to *device_mismatches (a device counter).
@@ -133,7 +141,7 @@ public:
 
 // Exported by each module: `extern "C" gpuconform::Backend* gpuconform_create_backend(const char* options)`.
 // options is a string the module may interpret (the sim module reads its fault knobs from it).
-constexpr int k_backend_abi_version = 5;
+constexpr int k_backend_abi_version = 6;
 using CreateBackendFn = Backend* (*)(const char* options);
 using AbiVersionFn = int (*)();
 

@@ -112,6 +112,12 @@ ApiResult ProfiledBackend::memcpy_peer_async(void* dst, int dst_device, const vo
 ApiResult ProfiledBackend::launch_spin(StreamHandle stream, std::uint64_t ns) {
     return timed("launch_spin", [&] { return m_inner.launch_spin(stream, ns); });
 }
+ApiResult ProfiledBackend::launch_releasable_spin(StreamHandle stream, std::uint64_t ns) {
+    return timed("launch_releasable_spin", [&] { return m_inner.launch_releasable_spin(stream, ns); });
+}
+ApiResult ProfiledBackend::release_spins() {
+    return timed("release_spins", [&] { return m_inner.release_spins(); });
+}
 ApiResult ProfiledBackend::launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count,
                                        std::uint32_t seed) {
     return timed("launch_fill", [&] { return m_inner.launch_fill(stream, words, count, seed); });

@@ -54,6 +54,8 @@ public:
     ApiResult memcpy_peer_async(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
                                 StreamHandle stream) override;
     ApiResult launch_spin(StreamHandle stream, std::uint64_t ns) override;
+    ApiResult launch_releasable_spin(StreamHandle stream, std::uint64_t ns) override;
+    ApiResult release_spins() override;
     ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count, std::uint32_t seed) override;
     ApiResult launch_verify(StreamHandle stream, const std::uint32_t* words, std::size_t count, std::uint32_t seed,
                             unsigned long long* device_mismatches) override;

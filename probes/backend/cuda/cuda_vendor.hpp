@@ -28,6 +28,11 @@ inline cudaStream_t native_stream(StreamHandle h) { return reinterpret_cast<cuda
 
 inline cudaError_t host_alloc(void** ptr, std::size_t bytes) { return cudaHostAlloc(ptr, bytes, cudaHostAllocDefault); }
 inline cudaError_t host_free(void* ptr) { return cudaFreeHost(ptr); }
+// The word releasable spins read: pinned for every device and mapped into their address space
+// (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html, cudaHostAlloc).
+inline cudaError_t host_alloc_mapped(void** ptr, std::size_t bytes) {
+    return cudaHostAlloc(ptr, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+}
 
 inline std::string arch_name(const DeviceProp& p) { return "sm_" + std::to_string(p.major) + std::to_string(p.minor); }
 

@@ -66,6 +66,17 @@ __global__ void spin_kernel(std::uint64_t ticks) {
     }
 }
 
+// Spins like spin_kernel, and also ends once the host word at `release` no longer reads
+// `generation`, its value at the launch: the host lifts the gate by changing it. volatile, so
+// every iteration reads the host's word anew, as nvbench's blocking kernel reads its flag
+// (https://github.com/NVIDIA/nvbench, nvbench/blocking_kernel.cu).
+__global__ void releasable_spin_kernel(std::uint64_t ticks, const volatile std::uint32_t* release,
+                                       std::uint32_t generation) {
+    const std::uint64_t start = vendor::spin_clock();
+    while (vendor::spin_clock() - start < ticks && *release == generation) {
+    }
+}
+
 __global__ void fill_kernel(std::uint32_t* words, std::size_t count, std::uint32_t seed) {
     for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
         words[i] = pattern_word(seed, i);
@@ -237,6 +248,22 @@ public:
         spin_kernel<<<1, 1, 0, to_stream(stream)>>>(ticks);
         return launch_result();
     }
+    ApiResult launch_releasable_spin(StreamHandle stream, std::uint64_t ns) override {
+        const std::uint64_t ticks = ticks_for(ns, facts().spin_clock_khz);
+        const std::uint32_t* word = release_word();
+        if (word == nullptr) {
+            spin_kernel<<<1, 1, 0, to_stream(stream)>>>(ticks);  // no mapped word: an ordinary spin
+        } else {
+            releasable_spin_kernel<<<1, 1, 0, to_stream(stream)>>>(ticks, word, m_generation);
+        }
+        return launch_result();
+    }
+    ApiResult release_spins() override {
+        if (m_release_host != nullptr) {
+            __atomic_store_n(m_release_host, ++m_generation, __ATOMIC_RELEASE);  // C++17 here: no atomic_ref
+        }
+        return {};
+    }
     ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count, std::uint32_t seed) override {
         fill_kernel<<<blocks_for(count), k_threads, 0, to_stream(stream)>>>(words, count, seed);
         return launch_result();
@@ -260,6 +287,30 @@ public:
     }
 
     AcceptanceOps* acceptance() override { return &m_acceptance; }
+
+private:
+    // The device's view of the release word, allocated on the first releasable spin (a check's
+    // warm-up launches one, so no timed gate pays for it); nullptr where the runtime cannot map
+    // host memory, and releasable spins are then ordinary ones. The word outlives the backend's
+    // use: it is freed with the process, after the runtime may already be torn down.
+    const std::uint32_t* release_word() {
+        if (!m_release_tried) {
+            m_release_tried = true;
+            void* host = nullptr;
+            void* device = nullptr;
+            if (vendor::host_alloc_mapped(&host, sizeof(std::uint32_t)) == GC_RT(Success)) {
+                if (GC_RT(HostGetDevicePointer)(&device, host, 0) == GC_RT(Success)) {
+                    m_release_host = static_cast<std::uint32_t*>(host);
+                    *m_release_host = m_generation;
+                    m_release_device = static_cast<const std::uint32_t*>(device);
+                } else {
+                    (void)vendor::host_free(host);
+                }
+            }
+            (void)GC_RT(GetLastError)();  // a failure here is not the next launch's error
+        }
+        return m_release_device;
+    }
 
 private:
     void remember(int device, const vendor::DeviceProp& prop) {
@@ -294,6 +345,10 @@ private:
     int m_device = 0;
     std::vector<LaunchFacts> m_facts;  // by device
     LaunchFacts m_unread;
+    bool m_release_tried = false;
+    std::uint32_t* m_release_host = nullptr;  // the release word, pinned and mapped
+    const std::uint32_t* m_release_device = nullptr;
+    std::uint32_t m_generation = 0;  // the word's value: spins launched now end when it changes
     GpuAcceptance m_acceptance;
 };
 

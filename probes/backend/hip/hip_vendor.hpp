@@ -28,6 +28,13 @@ inline hipStream_t native_stream(StreamHandle h) {
 
 inline hipError_t host_alloc(void** ptr, std::size_t bytes) { return hipHostMalloc(ptr, bytes, hipHostMallocDefault); }
 inline hipError_t host_free(void* ptr) { return hipHostFree(ptr); }
+// The word releasable spins read: mapped for every device, and coherent, so the device reads the
+// host's writes rather than a cached copy
+// (https://rocm.docs.amd.com/projects/HIP/en/latest/doxygen/html/group___memory.html, hipHostMalloc; HIP_HOST_COHERENT
+// decides only when no flag does).
+inline hipError_t host_alloc_mapped(void** ptr, std::size_t bytes) {
+    return hipHostMalloc(ptr, bytes, hipHostMallocMapped | hipHostMallocPortable | hipHostMallocCoherent);
+}
 
 // gcnArchName is "gfx90a:sramecc+:xnack-": the target features after the name are dropped.
 inline std::string arch_name(const DeviceProp& p) {

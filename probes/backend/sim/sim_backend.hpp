@@ -5,7 +5,8 @@
 //   engines     kernels run concurrently; copies occupy a copy engine (one H2D, one D2H) for
 //               their modelled time; device-to-device copies take the kernel path
 //   time        modelled (sim_scheduler.hpp): copies take bytes / bandwidth (sim_copy.hpp)
-//   kernels     spin sleeps `ns`; compute takes 1 ns per iteration; fill/verify do the work;
+//   kernels     spin sleeps `ns` (a releasable spin until the release, if sooner); compute takes
+//               1 ns per iteration; fill/verify do the work;
 //               a kernel touching memory that is neither device nor pinned faults (sticky
 //               simErrorIllegalAddress), as it would on a device
 // Fault knobs, each changing one behaviour on the devices it is set for:
@@ -134,6 +135,8 @@ public:
                                 StreamHandle stream) override;
 
     ApiResult launch_spin(StreamHandle stream, std::uint64_t ns) override;
+    ApiResult launch_releasable_spin(StreamHandle stream, std::uint64_t ns) override;
+    ApiResult release_spins() override;
     ApiResult launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count, std::uint32_t seed) override;
     ApiResult launch_verify(StreamHandle stream, const std::uint32_t* words, std::size_t count, std::uint32_t seed,
                             unsigned long long* device_mismatches) override;

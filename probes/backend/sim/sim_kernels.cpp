@@ -59,6 +59,18 @@ ApiResult SimBackend::launch_spin(StreamHandle stream, std::uint64_t ns) {
     return launch(stream, TaskSpec{{}, std::chrono::nanoseconds(ns)});
 }
 
+ApiResult SimBackend::launch_releasable_spin(StreamHandle stream, std::uint64_t ns) {
+    TaskSpec spec{{}, std::chrono::nanoseconds(ns)};
+    spec.releasable = true;
+    return launch(stream, std::move(spec));
+}
+
+// A host write on a real device: it cannot fail, and needs no device.
+ApiResult SimBackend::release_spins() {
+    m_scheduler.release();
+    return sim_ok();
+}
+
 ApiResult SimBackend::launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count, std::uint32_t seed) {
     auto body = [words, count, seed] {
         for (std::size_t i = 0; i < count; ++i) {

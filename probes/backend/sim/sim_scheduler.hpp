@@ -90,6 +90,7 @@ public:
             m_host_observed = true;  // the call blocked until the device made room: the host saw it
         }
         t->enqueued = host_clock(called);
+        t->release_generation = m_release_generation.load(std::memory_order_relaxed);
         if (legacy_sync) {
             add_legacy_deps(s, *t);
         }
@@ -168,6 +169,18 @@ public:
         resume_host(waited_from, last_end);
     }
 
+    // Ends every releasable task queued before this call (Backend::release_spins): one running ends
+    // at the release's modelled time, one still queued as soon as it starts.
+    void release() {
+        const Clock::time_point called = model_now();
+        std::lock_guard lock(m_mutex);
+        m_released_at = host_clock(called);
+        m_release_generation.fetch_add(1, std::memory_order_relaxed);
+        for (auto& s : m_streams) {
+            s->wake.notify_all();
+        }
+    }
+
     // Sticky errors: once set, queued work is skipped and every call reports it.
     void set_sticky(const ApiResult& error) {
         std::lock_guard lock(m_mutex);
@@ -182,17 +195,23 @@ public:
         return m_sticky;
     }
 
-    // Waits in a worker until the model's clock reaches `deadline`; wakes early only when the
-    // backend is being destroyed. The real deadline moves on while the model stands still.
-    void sleep_until(SimStream& s, Clock::time_point deadline) {
+    // Waits in a worker until the model's clock reaches `deadline`, the end of task `t` that
+    // started at `start`; wakes early when the backend is being destroyed, or when a release ends
+    // `t`. The real deadline moves on while the model stands still. Returns `t`'s modelled end.
+    Clock::time_point sleep_until(SimStream& s, const Task& t, Clock::time_point start, Clock::time_point deadline) {
         constexpr auto k_busy = std::chrono::microseconds(100);  // sleeping would overshoot this
         std::unique_lock lock(m_mutex);
-        while (!m_stopping && model_now() < deadline - k_busy) {
-            s.wake.wait_until(lock, deadline + lag() - k_busy, [&] { return m_stopping; });
+        while (!m_stopping && !released(t) && model_now() < deadline - k_busy) {
+            s.wake.wait_until(lock, deadline + lag() - k_busy, [&] { return m_stopping || released(t); });
+        }
+        if (released(t)) {
+            return std::clamp(m_released_at, start, deadline);
         }
         lock.unlock();
-        while (model_now() < deadline && !m_stopping_relaxed.load(std::memory_order_relaxed)) {
+        while (model_now() < deadline && !m_stopping_relaxed.load(std::memory_order_relaxed) && !released(t)) {
         }
+        lock.lock();
+        return released(t) ? std::clamp(m_released_at, start, deadline) : deadline;
     }
 
     // A kernel that never finishes (the `hang` fault) until the backend is destroyed.
@@ -215,16 +234,21 @@ private:
                 break;
             }
             const bool skip = !m_sticky.ok();
-            const Clock::time_point end = schedule(s, *t);
+            const Clock::duration cost = cost_of(*t);
+            const Clock::time_point scheduled_end = schedule(s, *t, cost);
+            Clock::time_point end = scheduled_end;
             lock.unlock();
             if (!skip) {
                 if (t->spec.work) {
                     t->spec.work();
                 }
                 fall_behind(end);  // the real work outlasted its modelled cost: not the device's time
-                sleep_until(s, end);
+                end = sleep_until(s, *t, scheduled_end - cost, scheduled_end);
             }
             lock.lock();
+            if (t->spec.engine != nullptr && *t->spec.engine == scheduled_end) {
+                *t->spec.engine = end;  // released early: the engine is free from then on
+            }
             t->done = true;
             t->finished = end;
             t->deps.clear();  // chains of dependencies would otherwise keep every task alive
@@ -271,17 +295,25 @@ private:
         }
     }
 
-    // The task's modelled end; reserves its engine until then.
-    static Clock::time_point schedule(const SimStream& s, const Task& t) {
+    // Whether a release since `t` was queued ends it (guarded by m_mutex, or read as a hint).
+    bool released(const Task& t) const {
+        return t.spec.releasable && m_release_generation.load(std::memory_order_relaxed) != t.release_generation;
+    }
+
+    // A task released before it started takes no time.
+    Clock::duration cost_of(const Task& t) const { return released(t) ? Clock::duration::zero() : t.spec.cost; }
+
+    // The task's modelled end when it takes `cost`; reserves its engine until then.
+    static Clock::time_point schedule(const SimStream& s, const Task& t, Clock::duration cost) {
         Clock::time_point start = std::max(t.enqueued, s.tail);
         for (const auto& d : t.deps) {
             start = std::max(start, d->finished);
         }
         if (t.spec.engine != nullptr) {
             start = std::max(start, *t.spec.engine);
-            *t.spec.engine = start + t.spec.cost;
+            *t.spec.engine = start + cost;
         }
-        return start + t.spec.cost;
+        return start + cost;
     }
 
     static bool deps_done(const Task& t) {
@@ -330,8 +362,10 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
     bool m_stopping = false;
-    std::atomic<bool> m_stopping_relaxed{false};  // for busy-waits that do not take the mutex
-    std::atomic<Clock::rep> m_lag{0};             // how far the model's clock is behind the real one
+    std::atomic<bool> m_stopping_relaxed{false};         // for busy-waits that do not take the mutex
+    std::atomic<Clock::rep> m_lag{0};                    // how far the model's clock is behind the real one
+    std::atomic<std::uint64_t> m_release_generation{0};  // releases so far; written under m_mutex
+    Clock::time_point m_released_at{};                   // the last release's modelled time
     ApiResult m_sticky;
     std::vector<StreamPtr> m_streams;
 };

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -20,12 +21,14 @@ struct TaskSpec {
     std::function<void()> work;  // empty for markers (event records, waits)
     Clock::duration cost{};
     Clock::time_point* engine = nullptr;  // the engine's next free time; guarded by the scheduler
+    bool releasable = false;              // a spin that Scheduler::release ends early
 };
 
 struct Task {
     TaskSpec spec;
     std::vector<std::shared_ptr<Task>> deps;
     Clock::time_point enqueued;
+    std::uint64_t release_generation = 0;  // the scheduler's releases before this was queued
     bool done = false;
     Clock::time_point finished;  // the modelled end: what an event recorded here reads
 };
