@@ -141,6 +141,28 @@ inline bool probe_hang(Backend& b) {
     return !done;
 }
 
+// A releasable spin released while it runs still takes its whole length (read by events). A launch
+// that returned only after its spin leaves nothing to release: not this knob's behaviour.
+inline bool probe_releases_lost(Backend& b) {
+    const StreamHandle s = make_stream(b, StreamKind::NonBlocking);
+    EventHandle begin = 0;
+    EventHandle end = 0;
+    EXPECT_TRUE(b.event_create(true, &begin).ok());
+    EXPECT_TRUE(b.event_create(true, &end).ok());
+    EXPECT_TRUE(b.event_record(begin, s).ok());
+    EXPECT_TRUE(b.launch_releasable_spin(s, 10 * k_probe_spin_ns).ok());
+    bool done = true;
+    EXPECT_TRUE(b.stream_query(s, &done).ok());
+    EXPECT_TRUE(b.release_spins().ok());
+    EXPECT_TRUE(b.event_record(end, s).ok());
+    EXPECT_TRUE(b.stream_synchronize(s).ok());
+    float ms = 0;
+    EXPECT_TRUE(b.event_elapsed_ms(begin, end, &ms).ok());
+    EXPECT_TRUE(b.event_destroy(begin).ok());
+    EXPECT_TRUE(b.event_destroy(end).ok());
+    return !done && ms >= 9 * k_probe_spin_ns / 1e6;
+}
+
 // After one kernel, unrelated calls fail.
 inline bool probe_sticky_error(Backend& b) {
     const ApiResult launch = b.launch_spin(k_legacy_stream, 1000);

@@ -26,6 +26,7 @@ const std::vector<Probe> k_probes = {
     {"slow_link", probe_slow_link},
     {"hang", probe_hang},
     {"sticky_error", probe_sticky_error},
+    {"releases_lost", probe_releases_lost},
 };
 
 // The probes a knob should trip: its own, plus what it implies (one engine for everything
@@ -65,7 +66,7 @@ TEST_P(SimFaultKnob, TripsItsOwnProbeAndNoOther) {
 INSTANTIATE_TEST_SUITE_P(Knobs, SimFaultKnob,
                          testing::Values("", "pinned_copy_blocks", "launch_blocks", "pageable_d2h_early",
                                          "default_stream_no_sync", "events_ignored", "one_copy_engine", "no_overlap",
-                                         "slow_link", "hang", "sticky_error"),
+                                         "slow_link", "hang", "sticky_error", "releases_lost"),
                          [](const testing::TestParamInfo<std::string>& info) {
                              return info.param.empty() ? std::string("none") : info.param;
                          });

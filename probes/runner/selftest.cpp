@@ -119,6 +119,11 @@ const std::vector<FaultScenario>& fault_scenarios() {
          {"async.copy.bandwidth", "async.copy.bidirectional"},
          "every copy at 80 % of its rate: above every absolute floor, with no sibling to compare, so no check "
          "fails; `gpuconform diff` against the node's own baseline reports it (native_tests/cli/diff_sim_test.cpp)"},
+        {"releases_lost",
+         {},
+         {},
+         "gates the host cannot release (a host word the device never sees): every check judges as on a "
+         "conforming device, only more slowly; no verdict rests on a release"},
         {"link_dips",
          {},
          {"async.copy.bandwidth"},

@@ -38,6 +38,9 @@
 //                           nodes as its own (sim_numa.hpp): copies from "its" node are the slow ones
 //   link_dips               pinned host <-> device copies at an eighth of their rate until the
 //                           device's first pageable copy: a shared link that dips for a moment
+//   releases_lost           release_spins never reaches the device's spins (a host word the
+//                           runtime cannot map, or one the device reads from a stale cache): every
+//                           releasable spin runs its whole length
 // Health knobs, read by the parent's simulated health reader (health/sim_reader.cpp); the device
 // here behaves as ever:
 //   ecc_uncorrectable       2 volatile (and aggregate) uncorrectable ECC errors

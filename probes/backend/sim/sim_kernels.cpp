@@ -11,7 +11,8 @@
 
 namespace gpuconform::sim {
 
-// The crash, sticky_error, hang, no_overlap and launch_blocks knobs apply to all kernels alike.
+// The crash, sticky_error, hang, no_overlap, launch_blocks and releases_lost knobs apply to all
+// kernels alike.
 ApiResult SimBackend::launch(StreamHandle stream, TaskSpec spec) {
     if (auto s = failed_sticky(); !s.ok()) {
         return s;
@@ -34,6 +35,9 @@ ApiResult SimBackend::launch(StreamHandle stream, TaskSpec spec) {
     }
     if (d.faults.has(Fault::NoOverlap)) {
         spec.engine = &d.only_engine;
+    }
+    if (d.faults.has(Fault::ReleasesLost)) {
+        spec.releasable = false;
     }
     spec.cost = std::chrono::duration_cast<Clock::duration>(spec.cost * cotenant_compute_factor(m_options));
     const TaskPtr t = enqueue(*s, std::move(spec));

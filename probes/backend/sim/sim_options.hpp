@@ -44,6 +44,7 @@ enum class Fault : std::uint32_t {
     CopiesCorrupt,
     NumaMisreported,
     LinkDips,
+    ReleasesLost,
     // Health faults: read by the parent's simulated health reader (health/sim_reader.cpp), not by
     // the module, whose device behaves as ever.
     EccUncorrectable,
@@ -90,6 +91,7 @@ constexpr FaultName k_fault_names[]{
     {Fault::CopiesCorrupt, "copies_corrupt"},
     {Fault::NumaMisreported, "numa_misreported"},
     {Fault::LinkDips, "link_dips"},
+    {Fault::ReleasesLost, "releases_lost"},
     {Fault::EccUncorrectable, "ecc_uncorrectable"},
     {Fault::RowRemapPending, "row_remap_pending"},
     {Fault::RowRemapFailure, "row_remap_failure"},
