@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
-#include <cstring>
 #include <random>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "core/buffer_cache.hpp"
+#include "core/touched_memory.hpp"
 
 namespace gpuconform::async {
 
@@ -71,15 +70,14 @@ HostBuffer::HostBuffer(Backend& b, std::size_t bytes, HostKind kind, BufferSourc
         m_words = static_cast<std::uint32_t*>(p);
         return;
     }
-    m_words = static_cast<std::uint32_t*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096));
+    m_words = static_cast<std::uint32_t*>(alloc_touched(bytes));  // first-touch cost stays out of timings
     if (m_words == nullptr) {
         throw std::runtime_error(fmt::format("cannot allocate {} bytes of host memory", bytes));
     }
-    std::memset(m_words, 0, bytes);  // touch every page: first-touch cost stays out of timings
     if (kind == HostKind::Registered) {
         const ApiResult r = b.host_register(m_words, bytes);
         if (!r.ok()) {
-            std::free(m_words);
+            free_touched(m_words, bytes);
             m_words = nullptr;
             throw ApiError(r, "host_register", __FILE__, __LINE__);
         }
@@ -97,7 +95,7 @@ HostBuffer::~HostBuffer() {
     if (m_kind == HostKind::Registered) {
         m_backend.host_unregister(m_words);
     }
-    std::free(m_words);
+    free_touched(m_words, m_bytes);
 }
 
 namespace {
