@@ -7,6 +7,7 @@
 #include "async/async_checks.hpp"
 #include "async/kernel_numa.hpp"
 #include "async/toolkit.hpp"
+#include "backend/pattern_host.hpp"
 
 namespace gpuconform {
 
@@ -50,9 +51,7 @@ private:
 double bandwidth_from(Backend& b, HostNuma& numa, StreamHandle s, async::DeviceBuffer& dev, int node, int reps) {
     BoundHost host(b, numa, dev.bytes(), node);
     const std::uint32_t seed = async::fresh_seed();
-    for (std::size_t i = 0; i < dev.words(); ++i) {
-        host.words()[i] = pattern_word(seed, i);
-    }
+    write_pattern(host.words(), 0, dev.words(), seed);
     std::vector<double> ms;
     std::vector<double> host_ms;
     for (int i = 0; i < reps; ++i) {

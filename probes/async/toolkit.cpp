@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "backend/pattern_host.hpp"
 #include "core/buffer_cache.hpp"
 #include "core/touched_memory.hpp"
 
@@ -133,9 +134,7 @@ std::size_t over_chunks(std::size_t count, const Body& body) {
 void HostBuffer::fill(std::uint32_t seed) {
     std::uint32_t* words_out = m_words;
     over_chunks(words(), [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            words_out[i] = pattern_word(seed, i);
-        }
+        write_pattern(words_out, begin, end, seed);
         return std::size_t{0};
     });
 }
@@ -143,11 +142,7 @@ void HostBuffer::fill(std::uint32_t seed) {
 std::size_t HostBuffer::mismatches(std::uint32_t seed) const {
     const std::uint32_t* words_in = m_words;
     return over_chunks(words(), [&](std::size_t begin, std::size_t end) {
-        std::size_t bad = 0;
-        for (std::size_t i = begin; i < end; ++i) {
-            bad += words_in[i] != pattern_word(seed, i) ? 1 : 0;
-        }
-        return bad;
+        return count_pattern_mismatches(words_in, begin, end, seed);
     });
 }
 

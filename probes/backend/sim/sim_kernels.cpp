@@ -4,7 +4,7 @@
 #include <atomic>
 #include <csignal>
 
-#include "backend/pattern.hpp"
+#include "backend/pattern_host.hpp"
 #include "backend/sim/sim_backend.hpp"
 #include "backend/sim/sim_cotenant.hpp"
 #include "backend/sim/sim_errors.hpp"
@@ -76,21 +76,14 @@ ApiResult SimBackend::release_spins() {
 }
 
 ApiResult SimBackend::launch_fill(StreamHandle stream, std::uint32_t* words, std::size_t count, std::uint32_t seed) {
-    auto body = [words, count, seed] {
-        for (std::size_t i = 0; i < count; ++i) {
-            words[i] = pattern_word(seed, i);
-        }
-    };
+    auto body = [words, count, seed] { write_pattern(words, 0, count, seed); };
     return launch(stream, TaskSpec{checked_kernel({{words, count * sizeof(std::uint32_t)}}, std::move(body))});
 }
 
 ApiResult SimBackend::launch_verify(StreamHandle stream, const std::uint32_t* words, std::size_t count,
                                     std::uint32_t seed, unsigned long long* device_mismatches) {
     auto body = [words, count, seed, device_mismatches] {
-        unsigned long long bad = 0;
-        for (std::size_t i = 0; i < count; ++i) {
-            bad += words[i] != pattern_word(seed, i) ? 1 : 0;
-        }
+        const unsigned long long bad = count_pattern_mismatches(words, 0, count, seed);
         std::atomic_ref<unsigned long long>(*device_mismatches).fetch_add(bad);
     };
     return launch(stream, TaskSpec{checked_kernel(
