@@ -3,6 +3,7 @@
 // every device at once where the check allows it; node checks (peers) run once per backend.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -76,6 +77,11 @@ private:
     std::map<std::string, double> m_waited_s;  // "backend:device" -> seconds waited so far
     std::vector<GpuOccupancy> m_first_occupancy;
     std::set<std::string> m_unlisted_tenant;  // "backend:device" where a busy GPU listed nobody else
+    struct Reading {
+        std::chrono::steady_clock::time_point at;
+        GpuOccupancy occupancy;
+    };
+    std::map<std::string, Reading> m_last_reading;  // "backend:device" -> its latest reading
     PhaseLog* m_phases = nullptr;
 };
 
