@@ -1,6 +1,6 @@
 // Where a device check's time goes, call by call: a Backend that forwards every call to the real
 // one and adds up how often each was made and how long the host spent in it. Turned on by
-// GPUCONFORM_CALL_PROFILE=FILE; each worker appends one JSON line per check to FILE (docs/speed.md).
+// GPUCONFORM_CALL_PROFILE=FILE; each worker appends one JSON line per check to FILE (reports/bench/README.md).
 // The time outside every call is the check's own host work (filling and checking patterns, waits
 // on the host clock).
 #pragma once
