@@ -120,6 +120,13 @@ TEST(RunPhases, FrameworkStartsDuringTheDeviceChecksAndKeepsEveryVerdict) {
     } else {
         ADD_FAILURE() << "no framework.tests phase";
     }
+    // The sim's fault check runs last: gpuconform says "gpu" before it, and torch's GPU start-up
+    // (here: finding no GPU) comes before the tests.
+    const auto gpu_start = phase(early, "framework.gpu_start");
+    ASSERT_TRUE(gpu_start) << early.at("run").dump();
+    if (const auto tests = phase(early, "framework.tests")) {
+        EXPECT_LE(gpu_start->end, tests->start + 1e-3);
+    }
     if (python_has("torch")) {
         const auto import = phase(early, "framework.torch_import");
         ASSERT_TRUE(import);

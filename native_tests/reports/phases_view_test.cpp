@@ -21,9 +21,10 @@ nlohmann::json report_with(const nlohmann::json& phases) {
 
 TEST(PhasesView, OverlapCountsOnlyStartUpDuringTheDeviceChecks) {
     const nlohmann::json phases = {phase("device.checks", 1.0, 4.0), phase("framework.python_start", 0.5, 1.0),
-                                   phase("framework.torch_import", 1.5, 2.0), phase("framework.tests", 5.0, 2.0)};
-    // python_start overlaps 0.5 s (1.0..1.5), torch_import 2.0 s; the tests come after.
-    EXPECT_NEAR(framework_overlap_s(phases), 2.5, 1e-9);
+                                   phase("framework.torch_import", 1.5, 2.0), phase("framework.gpu_start", 4.8, 0.3),
+                                   phase("framework.tests", 5.1, 2.0)};
+    // python_start overlaps 0.5 s (1.0..1.5), torch_import 2.0 s, gpu_start 0.2 s; the tests come after.
+    EXPECT_NEAR(framework_overlap_s(phases), 2.7, 1e-9);
     EXPECT_EQ(framework_overlap_s(nlohmann::json::array({phase("framework.torch_import", 0, 1)})), 0.0);
     EXPECT_EQ(framework_overlap_s("not a list"), 0.0);
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include <cerrno>
 #include <cstring>
@@ -254,6 +255,18 @@ void FrameworkRun::record_child_phases() {
     }
 }
 
+namespace {
+// A child that already ended (no pytest, a crash) is explained by its outcome in finish().
+void say(int fd, std::string_view line) { (void)::send(fd, line.data(), line.size(), MSG_NOSIGNAL); }
+}  // namespace
+
+void FrameworkRun::allow_gpu_start() {
+    if (m_go_fd >= 0 && !m_gpu_allowed) {
+        say(m_go_fd, "gpu\n");
+        m_gpu_allowed = true;
+    }
+}
+
 FrameworkOutcome FrameworkRun::finish(const std::vector<CheckResult>& native) {
     FrameworkOutcome outcome{{}, nullptr};
     if (!m_setup_error.empty()) {
@@ -266,9 +279,7 @@ FrameworkOutcome FrameworkRun::finish(const std::vector<CheckResult>& native) {
                                                                         nlohmann::json::error_handler_t::replace)
                                          << '\n';
     if (m_go_fd >= 0) {
-        static constexpr char k_go[] = "go\n";
-        // A child that already ended (no pytest, a crash) is explained by its outcome below.
-        (void)::send(m_go_fd, k_go, sizeof k_go - 1, MSG_NOSIGNAL);
+        say(m_go_fd, "go\n");
         close(m_go_fd);
         m_go_fd = -1;
     }

@@ -40,12 +40,17 @@ FrameworkOutcome run_framework_layer(const FrameworkOptions& options, const std:
 // A pytest child started ahead of its turn: Python, pytest, collection and `import torch` (which
 // does not initialise CUDA) proceed while the native device checks run. The plugin blocks before
 // it touches the GPU or reads the native results, until finish() writes "go" on the socket named
-// by GPUCONFORM_GO_FD; an end of file instead ends it at once.
+// by GPUCONFORM_GO_FD (allow_gpu_start() may write "gpu" before it); an end of file instead ends
+// it at once.
 class FrameworkRun {
 public:
     // Never fails: a child that cannot start is reported by finish(). `phases` (optional) gets
     // the child's life, its start-up and, from the plugin, torch's import, the wait, the tests.
     static std::unique_ptr<FrameworkRun> start(const FrameworkOptions& options, PhaseLog* phases = nullptr);
+    // Writes "gpu": no measurement of ours is left, so the plugin may start torch's GPU runtime
+    // (its initialisation and the device's context; no check runs and nothing is timed) while
+    // our last checks, which fault on purpose, and their worker's end finish. At most once, before finish().
+    void allow_gpu_start();
     // Writes the native results, says go, waits for pytest (its time limit counts from here) and
     // reads its results back.
     FrameworkOutcome finish(const std::vector<CheckResult>& native);
@@ -64,6 +69,7 @@ private:
     std::string m_setup_error;  // no exchange folder: finish() reports it
     StartedChild m_child;
     int m_go_fd = -1;
+    bool m_gpu_allowed = false;
 };
 
 // The environment variable naming the plugin's go socket.

@@ -51,7 +51,8 @@ double framework_overlap_s(const nlohmann::json& phases) {
             continue;
         }
         for (const auto& r : rows) {
-            if (r.name == "framework.python_start" || r.name == "framework.torch_import") {
+            if (r.name == "framework.python_start" || r.name == "framework.torch_import" ||
+                r.name == "framework.gpu_start") {
                 total += overlap(device, r);
             }
         }

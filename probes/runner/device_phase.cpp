@@ -13,6 +13,15 @@ namespace {
 constexpr double k_hello_timeout_s = 60.0;
 // Beyond an acceptance check's share: its allocations (most of the GPU's memory) and library start.
 constexpr double k_budget_margin_s = 60.0;
+
+// Where the checks that measure nothing begin: isolated ones (faults on purpose), which run last.
+std::size_t start_of_quiet_tail(const std::vector<const CheckDef*>& checks) {
+    std::size_t k = checks.size();
+    while (k > 0 && checks[k - 1]->isolated && !checks[k - 1]->timing_sensitive.value_or(false)) {
+        --k;
+    }
+    return k;
+}
 }  // namespace
 
 DevicePhase::DevicePhase(const Environment& env, const Profile& profile, const RunOptions& options,
@@ -176,7 +185,8 @@ void DevicePhase::judge_siblings(const Slot& slot, const CheckDef& def, std::vec
     apply_sibling_rule(pointers, models, def.sibling_keys, *shortfall);
 }
 
-void DevicePhase::run_device_checks(const std::vector<const CheckDef*>& checks) {
+void DevicePhase::run_device_checks(const std::vector<const CheckDef*>& checks,
+                                    const std::function<void()>& measuring_done) {
     std::vector<const CheckDef*> device_checks;
     for (const auto* c : checks) {
         if (c->scope == Scope::Device || c->scope == Scope::Node) {
@@ -201,16 +211,32 @@ void DevicePhase::run_device_checks(const std::vector<const CheckDef*>& checks) 
         }
         return;
     }
-    for (auto& slot : m_slots) {
-        std::vector<int> devices;
-        for (int d = 0; d < slot.info.device_count; ++d) {
+    std::vector<std::vector<int>> devices_of;
+    std::size_t last_slot = 0;  // the last backend with a device to run on
+    for (std::size_t i = 0; i < m_slots.size(); ++i) {
+        devices_of.emplace_back();
+        for (int d = 0; d < m_slots[i].info.device_count; ++d) {
             if (device_selected(d)) {
-                devices.push_back(d);
+                devices_of[i].push_back(d);
             }
         }
-        for (const auto* def : device_checks) {
+        if (!devices_of[i].empty()) {
+            last_slot = i;
+        }
+    }
+    const std::size_t quiet_from = start_of_quiet_tail(device_checks);
+    bool told = !measuring_done;
+    for (std::size_t i = 0; i < m_slots.size(); ++i) {
+        auto& slot = m_slots[i];
+        const auto& devices = devices_of[i];
+        for (std::size_t k = 0; k < device_checks.size(); ++k) {
+            const auto* def = device_checks[k];
             if (g_interrupted || devices.empty()) {
                 break;
+            }
+            if (!told && i == last_slot && k == quiet_from) {
+                measuring_done();
+                told = true;
             }
             auto results = run_guarded(slot, *def, devices);
             judge_siblings(slot, *def, results);

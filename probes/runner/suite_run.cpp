@@ -239,8 +239,15 @@ void SuiteRun::run_backend_checks() {
 void SuiteRun::run_device_checks() {
     const Record record = recorder();
     PhaseLog::Scope device_stamp(&m_phases, "device.checks");
+    // Once nothing of ours measures any more, the framework layer may start torch's GPU runtime:
+    // it then overlaps the fault checks and their worker's end instead of following them.
+    const std::function<void()> measuring_done = [this] {
+        if (m_framework) {
+            m_framework->allow_gpu_start();
+        }
+    };
     for (int i = 0; i < m_req.repeat && !g_interrupted; ++i) {
-        m_device_phase->run_device_checks(m_checks);
+        m_device_phase->run_device_checks(m_checks, i + 1 == m_req.repeat ? measuring_done : nullptr);
     }
     device_stamp.end();
     if (m_host_checks->started()) {

@@ -8,7 +8,8 @@ then come from the gpuconform executable, see thresholds.py):
   --gpuconform-timings=PATH   JSON of this process's phases (timings.py), for the report's run.phases
   --gpuconform-profile=PATH, --gpuconform-quick, --gpuconform-only=GLOB, --gpuconform-device=N
 With GPUCONFORM_GO_FD set (gpuconform started us early), torch is imported and then nothing
-touches the GPU or reads the native results until gpuconform says go (timings.await_go).
+touches the GPU or reads the native results until gpuconform says go (timings.await_go); torch's
+GPU start-up alone may come earlier, when gpuconform says "gpu".
 """
 import fnmatch
 import json
@@ -75,11 +76,20 @@ def _import_torch_early():
         torch_env.import_torch()
 
 
+def _gpu_start_for(session):
+    """torch's GPU start-up, for when gpuconform allows it before go; None when no selected check
+    uses the GPU."""
+    if not any("gpu" in getattr(item, "fixturenames", ()) for item in session.items):
+        return None
+    index = session.config.getoption("--gpuconform-device")
+    return lambda: torch_env.start_gpu(torch_env.import_torch()[0], index)
+
+
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtestloop(session):
     # `--only` that leaves no framework check (`--only async.copy.*`): no torch import, which
     # alone costs seconds, for a layer that runs nothing.
-    timings.await_go(prepare=_import_torch_early if session.items else None)
+    timings.await_go(prepare=_import_torch_early if session.items else None, start_gpu=_gpu_start_for(session))
     with timings.Phase("tests"):
         yield
 

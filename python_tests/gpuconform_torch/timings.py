@@ -4,7 +4,8 @@ gpuconform starts pytest while its native device checks still run: GPUCONFORM_GO
 socket on which it writes "go" when they have finished. Until then the plugin may only do work
 that leaves the GPU alone (Python, pytest, collection, `import torch`, which does not
 initialise CUDA); await_go() is called before anything that touches the GPU or reads the native
-results. Stamps are time.monotonic() (CLOCK_MONOTONIC, the clock gpuconform's steady_clock reads).
+results. Before "go", gpuconform may write "gpu": none of its measurements is left (only checks
+that fault on purpose, and their worker's end), so torch's GPU runtime may start, timing nothing. Stamps are time.monotonic() (CLOCK_MONOTONIC, the clock gpuconform's steady_clock reads).
 """
 import json
 import os
@@ -42,22 +43,37 @@ def phases():
     return list(_phases)
 
 
-def _read_go(fd):
-    """True when "go" arrived, False on end of file (the parent is gone or changed its mind)."""
-    received = b""
-    while not received.endswith(b"\n"):
-        chunk = os.read(fd, 16)
-        if not chunk:
-            return False
-        received += chunk
-    return received.strip() == b"go"
+def _lines(fd):
+    """gpuconform's lines, one at a time, until end of file."""
+    pending = b""
+    while True:
+        while b"\n" not in pending:
+            chunk = os.read(fd, 64)
+            if not chunk:
+                return
+            pending += chunk
+        line, pending = pending.split(b"\n", 1)
+        yield line.strip()
 
 
-def await_go(prepare=None):
+def _read_go(fd, start_gpu):
+    """True when "go" arrived, False on end of file (the parent is gone or changed its mind) or
+    anything else. "gpu" on the way runs `start_gpu`."""
+    for line in _lines(fd):
+        if line != b"gpu":
+            return line == b"go"
+        if start_gpu is not None:
+            with Phase("gpu_start"):
+                start_gpu()
+    return False
+
+
+def await_go(prepare=None, start_gpu=None):
     """Blocks until gpuconform says go; returns at once without the variable (a plain pytest run,
     which then imports torch where it always did).
-    `prepare` runs first (the start-up work that may overlap the native checks). On end of file
-    the process ends at once: nothing was measured, nothing is to be written."""
+    `prepare` runs first (the start-up work that may overlap the native checks); `start_gpu` when
+    gpuconform says "gpu", if it does. On end of file the process ends at once: nothing was
+    measured, nothing is to be written."""
     if _state["waited"]:
         return
     _state["waited"] = True
@@ -68,7 +84,7 @@ def await_go(prepare=None):
         prepare()
     fd = int(value)
     with Phase("wait_for_go"):
-        go = _read_go(fd)
+        go = _read_go(fd, start_gpu)
     os.close(fd)
     if not go:
         os._exit(k_no_go_exit)

@@ -52,8 +52,39 @@ def torch_info(torch):
             "hip": getattr(torch.version, "hip", None), "python": python}
 
 
+_availability = []  # (torch, answer): the first answer, so every check reads what the first ask saw
+
+
 def cuda_available(torch):
-    """(available, init error text or None). torch only warns on failure; init() says why."""
+    """(available, init error text or None), the first answer kept: torch warns once only, so a
+    second ask could word a failed start-up differently from the first."""
+    for asked, answer in _availability:
+        if asked is torch:
+            return answer
+    answer = _ask_cuda_available(torch)
+    _availability.append((torch, answer))
+    return answer
+
+
+def start_gpu(torch, index):
+    """torch's CUDA (or HIP) start-up and device `index`'s context, ahead of the checks: no kernel,
+    no allocation, nothing timed. What fails here is left for the checks to meet and report as
+    they always do (torch keeps its failed start-up and raises it again)."""
+    if torch is None or torch_backend(torch) is None:
+        return
+    available, _ = cuda_available(torch)
+    if not available:
+        return
+    try:
+        if index < torch.cuda.device_count():
+            torch.cuda.set_device(index)
+            torch.cuda.synchronize(index)
+    except Exception:  # torch raises RuntimeError or its own types; the checks meet it again
+        return
+
+
+def _ask_cuda_available(torch):
+    """torch only warns on failure; init() says why."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         available = torch.cuda.is_available()

@@ -93,6 +93,46 @@ def test_run_by_gpuconform_pytest_skips_the_interpreters_teardown_and_keeps_its_
     assert not (tmp_path / "torn_down").exists()
 
 
+def test_the_gpu_word_runs_no_check_before_go(tmp_path):
+    proc, ours, paths = start_early(tmp_path)
+    ours.sendall(b"gpu\n")
+    time.sleep(3)
+    assert proc.poll() is None, proc.communicate()[0]
+    assert not (tmp_path / "ran").exists() and not paths["results"].exists()
+    go_at = time.monotonic()
+    ours.sendall(b"go\n")
+    ours.close()
+    output = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 1, output  # the fake checks include a failure
+    assert float((tmp_path / "ran").read_text()) >= go_at
+
+
+def _await_in_process(monkeypatch, sent):
+    """await_go here, on a socket that already holds `sent`: what ran, in order, and the phases."""
+    from gpuconform_torch import timings
+    ours, theirs = socket.socketpair()
+    monkeypatch.setenv("GPUCONFORM_GO_FD", str(theirs.detach()))  # await_go closes it
+    monkeypatch.setitem(timings._state, "waited", False)
+    monkeypatch.setattr(timings, "_phases", [])
+    ours.sendall(sent)
+    ours.close()
+    ran = []
+    timings.await_go(prepare=lambda: ran.append("prepare"), start_gpu=lambda: ran.append("gpu"))
+    return ran, {p["name"]: p for p in timings.phases()}
+
+
+def test_the_gpu_word_starts_the_gpu_inside_the_wait(monkeypatch):
+    ran, phases = _await_in_process(monkeypatch, b"gpu\ngo\n")  # one read brings both lines
+    assert ran == ["prepare", "gpu"]
+    wait, start = phases["wait_for_go"], phases["gpu_start"]
+    assert wait["start"] <= start["start"] <= start["end"] <= wait["end"]
+
+
+def test_go_alone_starts_no_gpu_early(monkeypatch):
+    ran, phases = _await_in_process(monkeypatch, b"go\n")
+    assert ran == ["prepare"] and "gpu_start" not in phases
+
+
 def test_without_the_variable_nothing_waits(tmp_path, monkeypatch):
     from gpuconform_torch import timings
     monkeypatch.delenv("GPUCONFORM_GO_FD", raising=False)
