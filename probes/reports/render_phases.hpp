@@ -12,8 +12,10 @@ namespace gpuconform {
 // A report without run.phases (before schema 1.2) gets a line saying so, not an error.
 std::string render_phases(const nlohmann::json& report);
 
-// Seconds in which the framework layer's start-up (framework.python_start, framework.torch_import,
-// framework.gpu_start) ran while the device checks did (device.checks); 0 when either is missing.
+// Seconds in which the framework layer's start-up (framework.python_start, framework.torch_import;
+// the GPU's, framework.gpu_start, once gpuconform allowed it) ran while the device checks did
+// (device.checks); 0 when either is missing. framework.driver_start is left out: it runs beside
+// the import, which already counts.
 double framework_overlap_s(const nlohmann::json& phases);
 
 }  // namespace gpuconform

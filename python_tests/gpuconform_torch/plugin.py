@@ -76,20 +76,34 @@ def _import_torch_early():
         torch_env.import_torch()
 
 
+def _uses_gpu(session):
+    return any("gpu" in getattr(item, "fixturenames", ()) for item in session.items)
+
+
 def _gpu_start_for(session):
     """torch's GPU start-up, for when gpuconform allows it before go; None when no selected check
     uses the GPU."""
-    if not any("gpu" in getattr(item, "fixturenames", ()) for item in session.items):
+    if not _uses_gpu(session):
         return None
     index = session.config.getoption("--gpuconform-device")
     return lambda: torch_env.start_gpu(torch_env.import_torch()[0], index)
+
+
+def _driver_start_for(session):
+    """The driver's part of it, which needs no torch and so may overlap torch's import (CUDA
+    builds of torch: torch_env.start_cuda_driver)."""
+    if not _uses_gpu(session) or torch_env.torch_build_unimported() != "cuda":
+        return None
+    index = session.config.getoption("--gpuconform-device")
+    return lambda: torch_env.start_cuda_driver(index)
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtestloop(session):
     # `--only` that leaves no framework check (`--only async.copy.*`): no torch import, which
     # alone costs seconds, for a layer that runs nothing.
-    timings.await_go(prepare=_import_torch_early if session.items else None, start_gpu=_gpu_start_for(session))
+    timings.await_go(prepare=_import_torch_early if session.items else None, start_gpu=_gpu_start_for(session),
+                     start_driver=_driver_start_for(session))
     with timings.Phase("tests"):
         yield
 

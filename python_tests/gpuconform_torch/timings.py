@@ -5,10 +5,14 @@ socket on which it writes "go" when they have finished. Until then the plugin ma
 that leaves the GPU alone (Python, pytest, collection, `import torch`, which does not
 initialise CUDA); await_go() is called before anything that touches the GPU or reads the native
 results. Before "go", gpuconform may write "gpu": none of its measurements is left (only checks
-that fault on purpose, and their worker's end), so torch's GPU runtime may start, timing nothing. Stamps are time.monotonic() (CLOCK_MONOTONIC, the clock gpuconform's steady_clock reads).
+that fault on purpose, and their worker's end), so the GPU runtime may start, timing nothing: the
+driver's part at once, on the thread that listens, even while torch is still being imported;
+torch's own once it is. Stamps are time.monotonic() (CLOCK_MONOTONIC, the clock gpuconform's steady_clock reads).
 """
 import json
 import os
+import queue
+import threading
 import time
 
 k_go_fd_variable = "GPUCONFORM_GO_FD"
@@ -56,35 +60,46 @@ def _lines(fd):
         yield line.strip()
 
 
-def _read_go(fd, start_gpu):
-    """True when "go" arrived, False on end of file (the parent is gone or changed its mind) or
-    anything else. "gpu" on the way runs `start_gpu`."""
+def _listen(fd, start_driver, heard):
+    """On its own thread: each line gpuconform writes goes to `heard`, then None at end of file.
+    On "gpu" the driver's start-up runs here first, while the main thread may still import torch."""
     for line in _lines(fd):
+        if line == b"gpu" and start_driver is not None:
+            try:
+                with Phase("driver_start"):
+                    start_driver()
+            except Exception:  # a start-up that fails is met again by the checks, which report it
+                pass
+        heard.put(line)
         if line != b"gpu":
-            return line == b"go"
-        if start_gpu is not None:
-            with Phase("gpu_start"):
-                start_gpu()
-    return False
+            break
+    heard.put(None)
 
 
-def await_go(prepare=None, start_gpu=None):
+def await_go(prepare=None, start_gpu=None, start_driver=None):
     """Blocks until gpuconform says go; returns at once without the variable (a plain pytest run,
     which then imports torch where it always did).
-    `prepare` runs first (the start-up work that may overlap the native checks); `start_gpu` when
-    gpuconform says "gpu", if it does. On end of file the process ends at once: nothing was
-    measured, nothing is to be written."""
+    `prepare` runs first (the start-up work that may overlap the native checks). If gpuconform
+    says "gpu" first, `start_driver` runs as soon as it does, beside `prepare` (it must not need
+    torch), and `start_gpu` once `prepare` is done. On end of file, or any other word, the process
+    ends at once: nothing was measured, nothing is to be written."""
     if _state["waited"]:
         return
     _state["waited"] = True
     value = os.environ.pop(k_go_fd_variable, "")
     if not value.isdigit():
         return
+    fd = int(value)
+    heard = queue.SimpleQueue()
+    threading.Thread(target=_listen, args=(fd, start_driver, heard), daemon=True).start()
     if prepare is not None:
         prepare()
-    fd = int(value)
     with Phase("wait_for_go"):
-        go = _read_go(fd, start_gpu)
+        while (line := heard.get()) == b"gpu":
+            if start_gpu is not None:
+                with Phase("gpu_start"):
+                    start_gpu()
+        go = line == b"go"
     os.close(fd)
     if not go:
         os._exit(k_no_go_exit)

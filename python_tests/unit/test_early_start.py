@@ -5,6 +5,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -107,7 +108,7 @@ def test_the_gpu_word_runs_no_check_before_go(tmp_path):
     assert float((tmp_path / "ran").read_text()) >= go_at
 
 
-def _await_in_process(monkeypatch, sent):
+def _await_in_process(monkeypatch, sent, prepare=None, start_driver=None):
     """await_go here, on a socket that already holds `sent`: what ran, in order, and the phases."""
     from gpuconform_torch import timings
     ours, theirs = socket.socketpair()
@@ -117,7 +118,9 @@ def _await_in_process(monkeypatch, sent):
     ours.sendall(sent)
     ours.close()
     ran = []
-    timings.await_go(prepare=lambda: ran.append("prepare"), start_gpu=lambda: ran.append("gpu"))
+    timings.await_go(prepare=lambda: ran.append(prepare() if prepare else "prepare"),
+                     start_gpu=lambda: ran.append("gpu"),
+                     start_driver=(lambda: ran.append(start_driver())) if start_driver else None)
     return ran, {p["name"]: p for p in timings.phases()}
 
 
@@ -128,9 +131,45 @@ def test_the_gpu_word_starts_the_gpu_inside_the_wait(monkeypatch):
     assert wait["start"] <= start["start"] <= start["end"] <= wait["end"]
 
 
+def test_the_drivers_start_runs_beside_the_import_and_before_torchs(monkeypatch):
+    driver_started = threading.Event()
+
+    def importing():  # stands for torch's import: it ends only once the driver's start has run
+        assert driver_started.wait(30), "the driver's start-up did not run while the import did"
+        return "prepare"
+
+    def driver():
+        driver_started.set()
+        return "driver"
+
+    ran, phases = _await_in_process(monkeypatch, b"gpu\ngo\n", prepare=importing, start_driver=driver)
+    assert sorted(ran[:2]) == ["driver", "prepare"] and ran[2:] == ["gpu"]  # torch's start comes last
+    assert phases["driver_start"]["start"] <= phases["wait_for_go"]["start"]
+
+
+def test_a_failing_driver_start_still_lets_go_through(monkeypatch):
+    def broken():
+        raise OSError("no libcuda here")
+
+    ran, phases = _await_in_process(monkeypatch, b"gpu\ngo\n", start_driver=broken)
+    assert ran == ["prepare", "gpu"] and "driver_start" in phases
+
+
 def test_go_alone_starts_no_gpu_early(monkeypatch):
-    ran, phases = _await_in_process(monkeypatch, b"go\n")
-    assert ran == ["prepare"] and "gpu_start" not in phases
+    ran, phases = _await_in_process(monkeypatch, b"go\n", start_driver=lambda: "driver")
+    assert ran == ["prepare"] and "gpu_start" not in phases and "driver_start" not in phases
+
+
+@pytest.mark.parametrize("text, build", [
+    ("__version__ = '2.11.0+cu130'\ndebug = False\ncuda: Optional[str] = '13.0'\nhip: Optional[str] = None\n", "cuda"),
+    ("__version__ = '2.5.1+rocm6.2'\ncuda: Optional[str] = None\nhip: Optional[str] = '6.2.41133'\n", "hip"),
+    ("__version__ = '1.13.0a0'\ndebug = False\ncuda = None\ngit_version = 'Unknown'\nhip = None\n", None),
+    ("__all__ = ['cuda', 'hip']\n", None),
+    ("", None),
+])
+def test_the_build_of_torch_is_read_without_importing_it(text, build):
+    from gpuconform_torch import torch_env
+    assert torch_env.build_of_version_file(text) == build
 
 
 def test_without_the_variable_nothing_waits(tmp_path, monkeypatch):
