@@ -137,6 +137,11 @@ TEST(RunPhases, FrameworkStartsDuringTheDeviceChecksAndKeepsEveryVerdict) {
     const auto late_child = phase(late, "framework.child");
     ASSERT_TRUE(late_device && late_child);
     EXPECT_GE(late_child->start, late_device->end - 1e-6) << "--framework-start late starts pytest after them";
+    // Started late, it hears "gpu" with go, and starts the GPU before its tests all the same.
+    const auto late_gpu_start = phase(late, "framework.gpu_start");
+    const auto late_tests = phase(late, "framework.tests");
+    ASSERT_TRUE(late_gpu_start && late_tests) << late.at("run").dump();
+    EXPECT_LE(late_gpu_start->end, late_tests->start + 1e-3);
 
     EXPECT_EQ(verdicts(early, false), verdicts(late, false));
     EXPECT_EQ(early.at("environment").at("torch"), late.at("environment").at("torch"));

@@ -278,6 +278,9 @@ FrameworkOutcome FrameworkRun::finish(const std::vector<CheckResult>& native) {
     std::ofstream(m_dir / k_native_file) << nlohmann::json(native).dump(-1, ' ', false,
                                                                         nlohmann::json::error_handler_t::replace)
                                          << '\n';
+    // "gpu" first when it was not said yet (a late start, no device check): the plugin then
+    // starts the driver beside torch's import instead of after it.
+    allow_gpu_start();
     if (m_go_fd >= 0) {
         say(m_go_fd, "go\n");
         close(m_go_fd);

@@ -51,8 +51,8 @@ public:
     // (its initialisation and the device's context; no check runs and nothing is timed) while
     // our last checks, which fault on purpose, and their worker's end finish. At most once, before finish().
     void allow_gpu_start();
-    // Writes the native results, says go, waits for pytest (its time limit counts from here) and
-    // reads its results back.
+    // Writes the native results, says "gpu" (unless said already) and go, waits for pytest (its
+    // time limit counts from here) and reads its results back.
     FrameworkOutcome finish(const std::vector<CheckResult>& native);
     // A child never told to go has its process group ended; its folder is removed.
     ~FrameworkRun();
