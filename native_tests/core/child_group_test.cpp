@@ -6,10 +6,13 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
+#include <chrono>
 
 namespace gpuconform {
 namespace {
@@ -60,6 +63,28 @@ TEST(ChildGroup, DroppingARunningChildKillsAndReapsIt) {
     }
     EXPECT_EQ(kill(pid, 0), -1);  // gone, and no zombie left to reap
     EXPECT_EQ(errno, ESRCH);
+}
+
+// The wait for a child's end wakes when it ends, not when the limit is up (pidfd); a kernel
+// without pidfds sleeps the limit instead, which is what the waits did before.
+TEST(ChildGroup, AWaitWakesWhenTheChildEnds) {
+#ifdef SYS_pidfd_open
+    const pid_t self = getpid();
+    const int probe = static_cast<int>(::syscall(SYS_pidfd_open, self, 0));
+    if (probe < 0) {
+        GTEST_SKIP() << "this kernel gives no pidfd: " << std::strerror(errno);
+    }
+    ::close(probe);
+    ChildGroup quick(spawn([] { usleep(20000); }));
+    const auto start = std::chrono::steady_clock::now();
+    quick.wait_up_to(std::chrono::seconds(30));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)) << "woke only at the limit";
+    EXPECT_TRUE(quick.poll());
+    EXPECT_EQ(quick.status().exit_code, 0);
+    quick.wait_up_to(std::chrono::seconds(30));  // nothing left to wait for: returns at once
+#else
+    GTEST_SKIP() << "built without SYS_pidfd_open";
+#endif
 }
 
 }  // namespace

@@ -1,12 +1,15 @@
 #include "core/child_group.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
@@ -69,13 +72,19 @@ ChildGroup::ChildGroup(pid_t pid) : m_pid(pid) {
     }
 }
 
-ChildGroup::ChildGroup(ChildGroup&& other) noexcept : m_pid(std::exchange(other.m_pid, -1)), m_status(other.m_status) {}
+ChildGroup::ChildGroup(ChildGroup&& other) noexcept
+    : m_pid(std::exchange(other.m_pid, -1)),
+      m_status(other.m_status),
+      m_pidfd(std::move(other.m_pidfd)),
+      m_pidfd_tried(std::exchange(other.m_pidfd_tried, false)) {}
 
 ChildGroup& ChildGroup::operator=(ChildGroup&& other) noexcept {
     if (this != &other) {
         kill_and_reap();
         m_pid = std::exchange(other.m_pid, -1);
         m_status = other.m_status;
+        m_pidfd = std::move(other.m_pidfd);
+        m_pidfd_tried = std::exchange(other.m_pidfd_tried, false);
     }
     return *this;
 }
@@ -90,6 +99,25 @@ void ChildGroup::signal_group(int sig) const {
 void ChildGroup::reaped(int wait_status) {
     m_status = ExitStatus::from_wait_status(wait_status);
     m_pid = -1;
+    m_pidfd.reset();
+}
+
+void ChildGroup::wait_up_to(std::chrono::milliseconds limit) {
+    if (m_pid <= 0) {
+        return;
+    }
+#ifdef SYS_pidfd_open
+    if (!m_pidfd_tried) {
+        m_pidfd_tried = true;
+        m_pidfd.reset(static_cast<int>(::syscall(SYS_pidfd_open, m_pid, 0)));  // -1 (ENOSYS, EPERM): sleep
+    }
+#endif
+    if (m_pidfd.valid()) {
+        pollfd ready{m_pidfd.get(), POLLIN, 0};
+        (void)::poll(&ready, 1, static_cast<int>(limit.count()));  // EINTR: the caller polls again
+        return;
+    }
+    std::this_thread::sleep_for(limit);
 }
 
 bool ChildGroup::poll() {

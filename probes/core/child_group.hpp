@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <string>
 
 namespace gpuconform {
@@ -59,8 +60,11 @@ public:
     pid_t pid() const { return m_pid; }
     bool running() const { return m_pid > 0; }
     const ExitStatus& status() const { return m_status; }
-    void signal_group(int sig) const;   // to the whole group, and to the child itself
-    bool poll();                        // true once it has ended (it is reaped then)
+    void signal_group(int sig) const;  // to the whole group, and to the child itself
+    bool poll();                       // true once it has ended (it is reaped then)
+    // Blocks until it may have ended or `limit` passed, reaping nothing: with a pidfd (Linux 5.3)
+    // it wakes the moment the child ends, else it sleeps `limit`. poll() then says which.
+    void wait_up_to(std::chrono::milliseconds limit);
     const ExitStatus& wait();           // blocks until it ends
     const ExitStatus& kill_and_reap();  // SIGKILL to the group, then wait; nothing when not running
 
@@ -68,6 +72,8 @@ private:
     void reaped(int wait_status);
     pid_t m_pid = -1;
     ExitStatus m_status;
+    Fd m_pidfd;  // opened on the first wait_up_to; invalid where the kernel has none
+    bool m_pidfd_tried = false;
 };
 
 }  // namespace gpuconform

@@ -7,7 +7,6 @@
 #include <vector>
 #include <cstring>
 #include <optional>
-#include <thread>
 
 #include <fcntl.h>
 #include <signal.h>
@@ -20,6 +19,7 @@ namespace gpuconform {
 
 namespace {
 
+// How often a wait looks at the stop flag and the deadline; the child's end wakes it at once.
 constexpr auto k_poll_interval = std::chrono::milliseconds(10);
 
 // Built in the parent, so the child between fork and exec only calls async-signal-safe
@@ -130,7 +130,7 @@ ChildOutcome wait_child(StartedChild& child, std::chrono::steady_clock::time_poi
             child.group.kill_and_reap();
             break;
         }
-        std::this_thread::sleep_for(k_poll_interval);
+        child.group.wait_up_to(k_poll_interval);
     }
     take_status(out, child.group.status());
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - child.start).count();
