@@ -74,6 +74,19 @@ TEST_F(PythonChoiceTest, NoneThatStartsLeavesTheFirstAndSaysSo) {
     EXPECT_NE(c.note.find("could not be started"), std::string::npos);
 }
 
+// The Python started before the probe answers is the one the choice takes when the first
+// candidate has both modules: the given one, else the first on PATH, else the system's.
+TEST_F(PythonChoiceTest, TheLikelyPythonIsTheChoiceWhenTheFirstHasBoth) {
+    const auto both = [](const std::string&) -> std::optional<PythonModules> { return PythonModules{true, true}; };
+    const std::string path = (root / "venv/bin").string() + ":" + (root / "usr/bin").string();
+    EXPECT_EQ(likely_python("", "", path, system()), choose_python("", "", path, both, system()).python);
+    EXPECT_EQ(likely_python("", "", path, system()), venv());
+    EXPECT_EQ(likely_python("", "", "/nonexistent", system()), system());
+    EXPECT_EQ(likely_python("/opt/py/bin/python", "/opt/env/python", path, system()), "/opt/py/bin/python");
+    EXPECT_EQ(likely_python("", "/opt/env/python", path, system()), "/opt/env/python");
+    EXPECT_EQ(likely_python("", "", "/nonexistent", (root / "missing").string()), "python3");
+}
+
 TEST(PythonProbe, AnswersFromARealPythonAndFailsForAMissingOne) {
     EXPECT_FALSE(probe_python("/nonexistent/python3").has_value());
     if (!fs::exists("/usr/bin/python3")) {

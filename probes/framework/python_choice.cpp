@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -60,6 +61,28 @@ std::vector<std::string> pythons_on_path(const std::string& path) {
     return out;
 }
 
+// Each python3 on PATH, then the system's, once each by canonical path: /bin/python3 and
+// /usr/bin/python3 are one on merged-/usr.
+std::vector<Candidate> candidates_of(const std::string& path, const std::string& system_python) {
+    std::vector<Candidate> candidates;
+    std::vector<std::string> seen;
+    const auto add = [&](const std::string& python, const std::string& source) {
+        const std::string key = canonical_or_self(python);
+        if (std::find(seen.begin(), seen.end(), key) == seen.end()) {
+            seen.push_back(key);
+            candidates.push_back({python, source, std::nullopt});
+        }
+    };
+    for (const auto& p : pythons_on_path(path)) {
+        add(p, "python3 on PATH");
+    }
+    std::error_code ec;
+    if (fs::exists(system_python, ec)) {
+        add(system_python, "the system's python3");
+    }
+    return candidates;
+}
+
 }  // namespace
 
 std::optional<PythonModules> probe_python(const std::string& python) {
@@ -91,24 +114,9 @@ PythonChoice choose_python(const std::string& cli_value, const std::string& env_
         return {env_value, "$GPUCONFORM_PYTHON", std::nullopt,
                 fmt::format("framework layer: {} (given with GPUCONFORM_PYTHON)", env_value)};
     }
-    std::vector<Candidate> candidates;
-    std::vector<std::string> seen;  // by canonical path: /bin/python3 and /usr/bin/python3 are one on merged-/usr
-    const auto add = [&](const std::string& python, const std::string& source) {
-        const std::string key = canonical_or_self(python);
-        for (const auto& s : seen) {
-            if (s == key) {
-                return;
-            }
-        }
-        seen.push_back(key);
-        candidates.push_back({python, source, probe(python)});
-    };
-    for (const auto& p : pythons_on_path(path)) {
-        add(p, "python3 on PATH");
-    }
-    std::error_code ec;
-    if (fs::exists(system_python, ec)) {
-        add(system_python, "the system's python3");
+    std::vector<Candidate> candidates = candidates_of(path, system_python);
+    for (auto& c : candidates) {
+        c.modules = probe(c.python);
     }
     if (candidates.empty()) {
         return {"python3", "python3 on PATH", std::nullopt, "framework layer: no python3 on PATH nor " + system_python};
@@ -142,6 +150,24 @@ PythonChoice choose_python(const std::string& cli_value) {
     const char* env = std::getenv("GPUCONFORM_PYTHON");
     const char* path = std::getenv("PATH");
     return choose_python(cli_value, env != nullptr ? env : "", path != nullptr ? path : "", probe_python);
+}
+
+std::string likely_python(const std::string& cli_value, const std::string& env_value, const std::string& path,
+                          const std::string& system_python) {
+    if (!cli_value.empty()) {
+        return cli_value;
+    }
+    if (!env_value.empty()) {
+        return env_value;
+    }
+    const std::vector<Candidate> candidates = candidates_of(path, system_python);
+    return candidates.empty() ? "python3" : candidates.front().python;
+}
+
+std::string likely_python(const std::string& cli_value) {
+    const char* env = std::getenv("GPUCONFORM_PYTHON");
+    const char* path = std::getenv("PATH");
+    return likely_python(cli_value, env != nullptr ? env : "", path != nullptr ? path : "");
 }
 
 }  // namespace gpuconform

@@ -38,4 +38,11 @@ PythonChoice choose_python(const std::string& cli_value, const std::string& env_
 // choose_python with this process's --python value, environment and the real probe.
 PythonChoice choose_python(const std::string& cli_value);
 
+// The Python choose_python() picks when the first candidate has what it needs, named without
+// starting any: the given one, else the first candidate. A caller may start it at once and let
+// the probe run beside it (SuiteRun does), replacing it only when the choice differs.
+std::string likely_python(const std::string& cli_value, const std::string& env_value, const std::string& path,
+                          const std::string& system_python = "/usr/bin/python3");
+std::string likely_python(const std::string& cli_value);
+
 }  // namespace gpuconform

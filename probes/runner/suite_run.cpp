@@ -140,10 +140,10 @@ std::string SuiteRun::refuse_bad_input() {
     return "";
 }
 
-FrameworkOptions SuiteRun::framework_options() const {
+FrameworkOptions SuiteRun::framework_options(const std::string& python) const {
     FrameworkOptions fw;
     fw.profile_json = m_profile.layers_json("framework.").dump(1);
-    fw.python = m_python.python;
+    fw.python = python;
     fw.tests_dir = find_python_tests_dir();
     for (const auto& glob : m_req.only) {
         fw.only_glob += (fw.only_glob.empty() ? "" : ",") + glob;  // the plugin takes a comma-separated list
@@ -155,10 +155,18 @@ FrameworkOptions SuiteRun::framework_options() const {
 }
 
 // Python, pytest and `import torch` take seconds and need no GPU: they proceed while the host and
-// device checks run; the plugin touches the GPU only after finish() says go.
+// device checks run; the plugin touches the GPU only after finish() says go. pytest starts with
+// the Python the choice most likely picks, before the choice's probe (a Python start of its own)
+// has answered: a different pick replaces that child, which was told nothing yet.
 void SuiteRun::start_framework() {
     if (!m_framework_selected) {
         return;
+    }
+    const bool early = framework_starts_early(m_req.framework_start, usable_cpus());
+    std::string started;
+    if (early) {
+        started = likely_python(m_req.python);
+        m_framework = FrameworkRun::start(framework_options(started), &m_phases);
     }
     {
         PhaseLog::Scope stamp(&m_phases, "framework.python_choice");
@@ -170,8 +178,9 @@ void SuiteRun::start_framework() {
             m_run.framework_python["torch"] = m_python.modules->torch;
         }
     }
-    if (framework_starts_early(m_req.framework_start, usable_cpus())) {
-        m_framework = FrameworkRun::start(framework_options(), &m_phases);
+    if (early && m_python.python != started) {
+        m_framework.reset();  // ends the first child's process group and removes its folder
+        m_framework = FrameworkRun::start(framework_options(m_python.python), &m_phases);
     }
 }
 
@@ -269,7 +278,7 @@ void SuiteRun::run_device_checks() {
 void SuiteRun::finish_framework() {
     if (m_framework_selected && !g_interrupted) {
         if (!m_framework) {
-            m_framework = FrameworkRun::start(framework_options(), &m_phases);
+            m_framework = FrameworkRun::start(framework_options(m_python.python), &m_phases);
         }
         auto outcome = m_framework->finish(m_run.results);
         m_run.torch = outcome.torch;

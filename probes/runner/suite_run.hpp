@@ -50,7 +50,7 @@ private:
     void read_health_growth();
     void assemble_report();
     int write_report();
-    FrameworkOptions framework_options() const;
+    FrameworkOptions framework_options(const std::string& python) const;
 
     const RunRequest& m_req;
     const std::chrono::steady_clock::time_point m_t0;
