@@ -85,23 +85,77 @@ std::vector<Candidate> candidates_of(const std::string& path, const std::string&
 
 }  // namespace
 
-std::optional<PythonModules> probe_python(const std::string& python) {
-    int fd = -1;
-    const std::string name = make_temp_file("gpuconform-python-probe", "", fd);
-    if (fd < 0) {
-        return std::nullopt;
+struct PythonProbes::Started {
+    std::string python;
+    std::string out_path;  // the probe's stdout; "" when no file could be made
+    StartedChild child;
+
+    explicit Started(const std::string& p) : python(p) {
+        int fd = -1;
+        out_path = make_temp_file("gpuconform-python-probe", "", fd);
+        if (fd < 0) {
+            out_path.clear();
+            return;
+        }
+        ::close(fd);
+        child = start_child({python, "-c", k_probe_code}, {}, out_path);
     }
-    ::close(fd);
-    const ChildOutcome out = run_child({python, "-c", k_probe_code}, {}, name, k_probe_timeout_s);
-    std::ifstream in(name);
-    std::string text;
-    std::getline(in, text);
-    ::unlink(name.c_str());
-    if (!out.started || out.exit_code != 0 || text.size() < 2) {
-        return std::nullopt;
+    ~Started() {
+        end_child(child);
+        if (!out_path.empty()) {
+            ::unlink(out_path.c_str());
+        }
     }
-    const std::string digits = text.substr(text.size() - 2);
-    return PythonModules{digits[0] == '1', digits[1] == '1'};
+    Started(const Started&) = delete;
+    Started& operator=(const Started&) = delete;
+
+    std::optional<PythonModules> answer() {
+        if (out_path.empty()) {
+            return std::nullopt;
+        }
+        const auto deadline = child.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                std::chrono::duration<double>(k_probe_timeout_s));
+        const ChildOutcome out = wait_child(child, deadline);
+        std::ifstream in(out_path);
+        std::string text;
+        std::getline(in, text);
+        if (!out.started || out.exit_code != 0 || text.size() < 2) {
+            return std::nullopt;
+        }
+        const std::string digits = text.substr(text.size() - 2);
+        return PythonModules{digits[0] == '1', digits[1] == '1'};
+    }
+};
+
+std::optional<PythonModules> probe_python(const std::string& python) { return PythonProbes::Started(python).answer(); }
+
+namespace {
+
+std::string env_or_empty(const char* name) {
+    const char* v = std::getenv(name);
+    return v != nullptr ? v : "";
+}
+
+}  // namespace
+
+PythonProbes::PythonProbes(const std::string& cli_value) {
+    if (!cli_value.empty() || !env_or_empty("GPUCONFORM_PYTHON").empty()) {
+        return;
+    }
+    for (const auto& c : candidates_of(env_or_empty("PATH"), "/usr/bin/python3")) {
+        m_started.push_back(std::make_unique<Started>(c.python));
+    }
+}
+
+PythonProbes::~PythonProbes() = default;
+
+std::optional<PythonModules> PythonProbes::answer(const std::string& python) {
+    for (const auto& s : m_started) {
+        if (s->python == python) {
+            return s->answer();
+        }
+    }
+    return probe_python(python);
 }
 
 PythonChoice choose_python(const std::string& cli_value, const std::string& env_value, const std::string& path,
@@ -147,9 +201,12 @@ PythonChoice choose_python(const std::string& cli_value, const std::string& env_
 }
 
 PythonChoice choose_python(const std::string& cli_value) {
-    const char* env = std::getenv("GPUCONFORM_PYTHON");
-    const char* path = std::getenv("PATH");
-    return choose_python(cli_value, env != nullptr ? env : "", path != nullptr ? path : "", probe_python);
+    return choose_python(cli_value, env_or_empty("GPUCONFORM_PYTHON"), env_or_empty("PATH"), probe_python);
+}
+
+PythonChoice choose_python(const std::string& cli_value, PythonProbes& probes) {
+    return choose_python(cli_value, env_or_empty("GPUCONFORM_PYTHON"), env_or_empty("PATH"),
+                         [&probes](const std::string& python) { return probes.answer(python); });
 }
 
 std::string likely_python(const std::string& cli_value, const std::string& env_value, const std::string& path,
@@ -165,9 +222,7 @@ std::string likely_python(const std::string& cli_value, const std::string& env_v
 }
 
 std::string likely_python(const std::string& cli_value) {
-    const char* env = std::getenv("GPUCONFORM_PYTHON");
-    const char* path = std::getenv("PATH");
-    return likely_python(cli_value, env != nullptr ? env : "", path != nullptr ? path : "");
+    return likely_python(cli_value, env_or_empty("GPUCONFORM_PYTHON"), env_or_empty("PATH"));
 }
 
 }  // namespace gpuconform

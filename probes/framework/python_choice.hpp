@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,27 @@ PythonChoice choose_python(const std::string& cli_value, const std::string& env_
 
 // choose_python with this process's --python value, environment and the real probe.
 PythonChoice choose_python(const std::string& cli_value);
+
+// The probes choose_python will ask for, started at once, one child each, and answered later:
+// the caller does other work (starting the device workers) while the Pythons start.
+class PythonProbes {
+public:
+    // None when a Python is given (--python, $GPUCONFORM_PYTHON): it is taken as given.
+    explicit PythonProbes(const std::string& cli_value);
+    ~PythonProbes();  // ends any probe still running and removes its file
+    PythonProbes(const PythonProbes&) = delete;
+    PythonProbes& operator=(const PythonProbes&) = delete;
+    // `python`'s answer, waiting for its probe; a Python not started here is probed now.
+    std::optional<PythonModules> answer(const std::string& python);
+
+    struct Started;
+
+private:
+    std::vector<std::unique_ptr<Started>> m_started;
+};
+
+// choose_python with this process's --python value and environment, from started probes.
+PythonChoice choose_python(const std::string& cli_value, PythonProbes& probes);
 
 // The Python choose_python() picks when the first candidate has what it needs, named without
 // starting any: the given one, else the first candidate. A caller may start it at once and let

@@ -2,9 +2,10 @@
 // reads what the phases before it left in the members; run() is the order and the early exits.
 //
 //   refuse_bad_input   profile, report and JUnit targets, the sim's memory   (exit 2, nothing run)
-//   start_framework    the Python choice; pytest and `import torch` start early on a large node
+//   start_framework    the Python choice's probes; pytest and `import torch` start early on a large node
 //   start_host_checks  beside the device checks on a large node, before them on a small one
 //   start_backends     the workers are forked before anything here opens NVML
+//   settle_python_choice the probes' answers; a different Python than the one started replaces it
 //   read_health        the GPUs' own state, before any device check
 //   run_backend_checks each loaded runtime's own checks; then a --device no runtime has is refused
 //   run_device_checks  the device checks (--repeat times), folded with the host checks' results
@@ -83,6 +84,7 @@ int SuiteRun::run() {
     }
     start_host_checks();
     start_backends();
+    settle_python_choice();
     read_health();
     if (m_backends_started && !g_interrupted) {
         run_backend_checks();
@@ -155,30 +157,38 @@ FrameworkOptions SuiteRun::framework_options(const std::string& python) const {
 }
 
 // Python, pytest and `import torch` take seconds and need no GPU: they proceed while the host and
-// device checks run; the plugin touches the GPU only after finish() says go. pytest starts with
-// the Python the choice most likely picks, before the choice's probe (a Python start of its own)
-// has answered: a different pick replaces that child, which was told nothing yet.
+// device checks run; the plugin touches the GPU only after finish() says go. The choice of Python
+// probes each candidate (a Python start each, ~50 ms); the probes start here and are answered in
+// settle_python_choice(), after the device workers started. Meanwhile pytest already starts with
+// the Python the choice most likely picks: a different pick replaces that child, told nothing yet.
 void SuiteRun::start_framework() {
     if (!m_framework_selected) {
         return;
     }
-    const bool early = framework_starts_early(m_req.framework_start, usable_cpus());
-    std::string started;
-    if (early) {
-        started = likely_python(m_req.python);
-        m_framework = FrameworkRun::start(framework_options(started), &m_phases);
+    m_python_choice_start = PhaseLog::Clock::now();
+    m_python_probes = std::make_unique<PythonProbes>(m_req.python);
+    if (framework_starts_early(m_req.framework_start, usable_cpus())) {
+        m_started_python = likely_python(m_req.python);
+        m_framework = FrameworkRun::start(framework_options(m_started_python), &m_phases);
+    } else {
+        settle_python_choice();  // nothing to overlap: the note comes before any result
     }
-    {
-        PhaseLog::Scope stamp(&m_phases, "framework.python_choice");
-        m_python = choose_python(m_req.python);
-        m_view->note(m_python.note);
-        m_run.framework_python = {{"path", m_python.python}, {"source", m_python.source}, {"note", m_python.note}};
-        if (m_python.modules) {
-            m_run.framework_python["pytest"] = m_python.modules->pytest;
-            m_run.framework_python["torch"] = m_python.modules->torch;
-        }
+}
+
+void SuiteRun::settle_python_choice() {
+    if (!m_python_probes) {
+        return;
     }
-    if (early && m_python.python != started) {
+    m_python = choose_python(m_req.python, *m_python_probes);
+    m_python_probes.reset();
+    m_phases.add("framework.python_choice", m_python_choice_start, PhaseLog::Clock::now());
+    m_view->note(m_python.note);
+    m_run.framework_python = {{"path", m_python.python}, {"source", m_python.source}, {"note", m_python.note}};
+    if (m_python.modules) {
+        m_run.framework_python["pytest"] = m_python.modules->pytest;
+        m_run.framework_python["torch"] = m_python.modules->torch;
+    }
+    if (m_framework && m_python.python != m_started_python) {
         m_framework.reset();  // ends the first child's process group and removes its folder
         m_framework = FrameworkRun::start(framework_options(m_python.python), &m_phases);
     }

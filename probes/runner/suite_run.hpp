@@ -40,6 +40,7 @@ private:
 
     std::string refuse_bad_input();  // "" or why nothing may run
     void start_framework();
+    void settle_python_choice();
     std::string sim_memory_problem() const;
     void start_host_checks();
     void start_backends();
@@ -65,6 +66,9 @@ private:
     std::FILE* m_term = stdout;
     std::unique_ptr<TerminalView> m_view;
     PythonChoice m_python;
+    std::unique_ptr<PythonProbes> m_python_probes;  // from start_framework until the choice is settled
+    PhaseLog::Clock::time_point m_python_choice_start;
+    std::string m_started_python;  // the Python pytest was started with before the choice settled
     std::unique_ptr<FrameworkRun> m_framework;
     std::unique_ptr<HostChecks> m_host_checks;
     std::unique_ptr<DevicePhase> m_device_phase;
