@@ -1,4 +1,4 @@
-// The event-timing, launch-queue and deferred-error judges, as tables of cases.
+// The event-timing, launch-queue, deferred-error and bidirectional-round judges, as tables of cases.
 #include <gtest/gtest.h>
 
 #include "async/judges.hpp"
@@ -50,6 +50,17 @@ TEST(DeferredErrors, ReportsTheFirstPlaceAnErrorShowed) {
     EXPECT_EQ(where_surfaced(ok, bad, bad), "last_error");
     EXPECT_EQ(where_surfaced(ok, ok, bad), "synchronize");
     EXPECT_EQ(where_surfaced(ok, ok, ok), "never");
+}
+
+TEST(BidirectionalRounds, TheBestRoundIsBothDirectionsOverTheFasterAloneInThatRound) {
+    // A link whose rate moved: one round overlapped, the others read little more than one direction.
+    EXPECT_NEAR(best_round_gain({33.5, 52.0, 30.1}, {31.0, 50.2, 29.0}, {43.3, 96.0, 38.0}), 96.0 / 52.0, 1e-9);
+    // One working engine: no round ever reads more than one direction.
+    EXPECT_LT(best_round_gain({24, 24, 24}, {24, 24, 24}, {24.2, 24.1, 23.9}), 1.01);
+    // Rounds pair by index; a round with no single figure is no evidence.
+    EXPECT_DOUBLE_EQ(best_round_gain({0, 10}, {0, 10}, {50, 15}), 1.5);
+    EXPECT_DOUBLE_EQ(best_round_gain({}, {}, {}), 0.0);
+    EXPECT_DOUBLE_EQ(best_round_gain({10}, {10}, {}), 0.0);
 }
 
 }  // namespace

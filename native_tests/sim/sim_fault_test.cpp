@@ -27,6 +27,7 @@ const std::vector<Probe> k_probes = {
     {"hang", probe_hang},
     {"sticky_error", probe_sticky_error},
     {"releases_lost", probe_releases_lost},
+    {"link_shared", probe_link_shared},
 };
 
 // The probes a knob should trip: its own, plus what it implies (one engine for everything
@@ -34,6 +35,9 @@ const std::vector<Probe> k_probes = {
 std::set<std::string> expected_hits(const std::string& fault) {
     if (fault == "no_overlap") {
         return {"no_overlap", "one_copy_engine"};
+    }
+    if (fault == "link_shared") {
+        return {"link_shared", "slow_link"};  // a copy timed alone starts on an idle link
     }
     return fault.empty() ? std::set<std::string>{} : std::set<std::string>{fault};
 }
@@ -66,7 +70,7 @@ TEST_P(SimFaultKnob, TripsItsOwnProbeAndNoOther) {
 INSTANTIATE_TEST_SUITE_P(Knobs, SimFaultKnob,
                          testing::Values("", "pinned_copy_blocks", "launch_blocks", "pageable_d2h_early",
                                          "default_stream_no_sync", "events_ignored", "one_copy_engine", "no_overlap",
-                                         "slow_link", "hang", "sticky_error", "releases_lost"),
+                                         "slow_link", "hang", "sticky_error", "releases_lost", "link_shared"),
                          [](const testing::TestParamInfo<std::string>& info) {
                              return info.param.empty() ? std::string("none") : info.param;
                          });

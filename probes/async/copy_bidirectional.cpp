@@ -8,6 +8,7 @@
 
 #include "async/async_checks.hpp"
 #include "async/copy_common.hpp"
+#include "async/judges.hpp"
 
 namespace gpuconform {
 
@@ -161,6 +162,11 @@ void run(CheckContext& ctx, CheckResult& r) {
         r.remediation =
             "H2D and D2H serialize although the device reports separate copy engines: check the PCIe link "
             "and switch, IOMMU settings, and whether another process uses the engines";
+        const double best_round = best_round_gain(h2d, d2h, both);
+        if (best_round >= need) {
+            mark_link_unsteady(r, fmt::format("both directions at once reached {:.2f}× one direction", best_round),
+                               fmt::format("the median round read {:.2f}×", gain));
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 #include "async/judges.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gpuconform::async {
@@ -41,6 +42,18 @@ std::string where_surfaced(const ApiResult& at_launch, const ApiResult& at_last_
         return "synchronize";
     }
     return "never";
+}
+
+double best_round_gain(const std::vector<double>& h2d, const std::vector<double>& d2h,
+                       const std::vector<double>& both) {
+    double best = 0;
+    for (std::size_t i = 0; i < both.size() && i < h2d.size() && i < d2h.size(); ++i) {
+        const double single = std::max(h2d[i], d2h[i]);
+        if (single > 0) {
+            best = std::max(best, both[i] / single);
+        }
+    }
+    return best;
 }
 
 }  // namespace gpuconform::async

@@ -1,8 +1,10 @@
-// The pure judges of three checks that share nothing else (event_timing_accuracy.cpp,
-// queue_launch_depth.cpp, error_deferred.cpp): here so their tables of cases can reach them.
+// The pure judges of checks that share nothing else (event_timing_accuracy.cpp,
+// queue_launch_depth.cpp, error_deferred.cpp, copy_bidirectional.cpp): here so their tables of
+// cases can reach them.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "async/toolkit.hpp"
 
@@ -29,5 +31,11 @@ LaunchClass classify_launch(double start_ms, double end_ms, double gate_ms, doub
 // --- deferred errors (error_deferred.cpp) ---
 // Where an error first showed: "launch call", "last_error", "synchronize" or "never".
 std::string where_surfaced(const ApiResult& at_launch, const ApiResult& at_last_error, const ApiResult& at_sync);
+
+// --- both copy directions at once (copy_bidirectional.cpp) ---
+// The best round's gain: both directions at once over the faster direction alone in that round
+// (rounds are index-aligned; 0 when there are none). Where the median fails and this reaches the
+// floor, the engines overlapped in this check and the link's rate moved between rounds.
+double best_round_gain(const std::vector<double>& h2d, const std::vector<double>& d2h, const std::vector<double>& both);
 
 }  // namespace gpuconform::async

@@ -323,4 +323,17 @@ void mark_out_of_range(CheckResult& r, const std::string& figure) {
     r.facts["out_of_range"] = figure;
 }
 
+void mark_link_unsteady(CheckResult& r, const std::string& seen, const std::string& judged) {
+    r.disturbance = {
+        {"summary", fmt::format("{} in this check, yet {}: the link's rate moved with traffic no GPU reading shows "
+                                "(another VM or device on the host's PCIe path?)",
+                                seen, judged)},
+        {"others", nlohmann::json::array()},
+        {"link_unsteady", {{"seen", seen}, {"judged", judged}}}};
+    r.summary += "; the same check read the link above its floor, so this is not a verdict on the install";
+    r.remediation =
+        "measure again; where it recurs, look for other traffic on the host's PCIe path (other VMs, other GPUs or "
+        "NICs behind the same switch) and for link errors (health.pcie_errors)";
+}
+
 }  // namespace gpuconform::async

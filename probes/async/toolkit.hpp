@@ -195,4 +195,11 @@ using gpuconform::single;  // core/result.hpp: one measured value (n = 1)
 // the measurements, and facts.out_of_range tells the runner to measure once more.
 void mark_out_of_range(CheckResult& r, const std::string& figure);
 
+// A figure below its floor in every judged reading while the same check read the same path at
+// or above it: the link carried the rate, so the shortfall was traffic no GPU reading shows
+// (another VM or device on the host's PCIe or memory path), not the install. The failure stays
+// on record but carries a `disturbance` (kind `link_unsteady`): the run cannot judge.
+// `seen`: what the path reached in the check; `judged`: what the verdict read.
+void mark_link_unsteady(CheckResult& r, const std::string& seen, const std::string& judged);
+
 }  // namespace gpuconform::async

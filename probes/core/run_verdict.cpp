@@ -93,7 +93,8 @@ std::string verdict_reason(const VerdictTally& t) {
         add(count_of(t.acceptance_skipped, "acceptance part") + " skipped: the node was not fully accepted");
     }
     if (t.disturbed_failed > 0) {
-        add(count_of(t.disturbed_failed, "failure") + " measured while disturbed (another GPU user or a tool)");
+        add(count_of(t.disturbed_failed, "failure") +
+            " measured while disturbed (another GPU user, a tool, or a link whose rate moved)");
     }
     if (out.empty()) {
         out = t.judged == 0 ? "no check was judged (all skipped)"

@@ -4,8 +4,9 @@
 //   pass          something was judged and nothing failed or errored
 //   fail          a check failed on an undisturbed measurement: the install or the hardware is wrong
 //   inconclusive  could not judge: the run was interrupted, a check errored, a failure was measured
-//                 while another GPU user disturbed it, a part of the acceptance layer was skipped
-//                 (acceptance is never partial), or nothing was judged at all
+//                 while another GPU user disturbed it (or on a link whose rate moved), a part of
+//                 the acceptance layer was skipped (acceptance is never partial), or nothing was
+//                 judged at all
 // A fail outranks inconclusive: one undisturbed failure is enough to act on.
 #pragma once
 

@@ -279,6 +279,15 @@ std::vector<Cause> group_causes(const std::vector<CheckResult>& results, const E
                 ->results.push_back(ref);
             continue;
         }
+        if (!r.disturbance.is_null() && r.disturbance.contains("link_unsteady")) {
+            const std::string where = r.device ? fmt::format("{}:{}", r.backend, *r.device) : r.backend;
+            find_or_add(
+                causes, "shared_link:" + where, "shared_link",
+                fmt::format("GPU {}: {}", where, r.disturbance.value("summary", std::string("its link's rate moved"))),
+                r.remediation)
+                ->results.push_back(ref);
+            continue;
+        }
         if (!r.disturbance.is_null()) {
             const std::string where = r.device ? fmt::format("{}:{}", r.backend, *r.device) : r.backend;
             find_or_add(causes, "busy:" + where, "busy_gpu",

@@ -15,7 +15,7 @@ namespace gpuconform {
 
 struct Cause {
     std::string id;  // stable within a report: "env:CUDA_LAUNCH_BLOCKING", "busy:cuda:0", "no_driver"
-    // env_var, hidden_gpus, no_driver, busy_gpu, debugger, degraded_link, missing_package, hardware
+    // env_var, hidden_gpus, no_driver, busy_gpu, shared_link, debugger, degraded_link, missing_package, hardware
     // (a health-layer finding, "cuda:3: row remap failure — the GPU needs replacing"); "check" for
     // a fail or error that nothing above explains (its own summary and remediation)
     std::string kind;

@@ -129,6 +129,22 @@ const std::vector<FaultScenario>& fault_scenarios() {
          {"async.copy.bandwidth"},
          "pinned copies at an eighth of their rate until the first pageable copy, as a shared link dips for a "
          "moment: the bandwidth check measures again before it fails, passes, and says the link dipped"},
+        {"link_shared",
+         {},
+         k_what_it_trips,
+         "another tenant's traffic, which no GPU reading shows, takes the link whenever ours pauses: single timed "
+         "copies read an eighth of the rate while a train in the same check reads above the floor, so the bandwidth "
+         "check fails with the link's rate on record as moving (a disturbance): the run cannot judge, and blames "
+         "nothing",
+         0,
+         1,
+         -1,
+         -1,
+         WhenBusy::Wait,
+         0,
+         "",
+         false,
+         true},
         {"degraded_link",
          {},
          k_what_it_trips,
@@ -439,6 +455,13 @@ ScenarioOutcome run_scenario(const FaultScenario& scenario) {
     for (const auto& id : scenario.must_trip) {
         if (out.tripped.count(id) == 0) {
             out.missed.insert(id);
+        }
+    }
+    if (scenario.not_the_install) {
+        for (const auto& r : out.results) {
+            if (r.status == Status::Fail && r.disturbance.is_null()) {
+                out.missed.insert(r.id + " (a fail that blames the install, with no disturbance)");
+            }
         }
     }
     for (const auto& id : out.tripped) {

@@ -27,6 +27,8 @@ struct FaultScenario {
     double busy_wait_s = 0;
     std::string label = "";        // the name shown and matched by --only-fault ("" : fault or none)
     bool cotenant_hidden = false;  // the co-tenant is in another PID namespace: seen by utilisation only
+    // What it trips must not blame the install: every fail carries a disturbance (the run is inconclusive).
+    bool not_the_install = false;
 };
 
 // The sim module's options for a scenario: "devices=N;fault=X" or "devices=N;fault.K=X".

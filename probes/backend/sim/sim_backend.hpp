@@ -38,6 +38,11 @@
 //                           nodes as its own (sim_numa.hpp): copies from "its" node are the slow ones
 //   link_dips               pinned host <-> device copies at an eighth of their rate until the
 //                           device's first pageable copy: a shared link that dips for a moment
+//   link_shared             another tenant's traffic, which no GPU reading shows, takes the link
+//                           whenever ours pauses: a pinned host <-> device copy of 1 MiB or more
+//                           runs at an eighth of its rate unless it queues behind another such copy
+//                           of its stream that has not ended (a train keeps the link); so single
+//                           timed copies read slow while a train in the same check reads full rate
 //   releases_lost           release_spins never reaches the device's spins (a host word the
 //                           runtime cannot map, or one the device reads from a stale cache): every
 //                           releasable spin runs its whole length
@@ -87,6 +92,7 @@ struct SimDevice {
     StreamPtr legacy;
     std::uint64_t used_bytes = 0;
     std::atomic<bool> pageable_copied{false};  // link_dips: the dip ends here
+    std::mutex link_mutex;                     // link_shared: the streams' last_link_copy
 };
 
 struct SimEvent {

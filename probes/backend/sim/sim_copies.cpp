@@ -147,6 +147,15 @@ ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes
     } else if (kind != CopyKind::DeviceToDevice && d.faults.has(Fault::LinkDips) && !d.pageable_copied) {
         duration *= 8;
     }
+    std::unique_lock<std::mutex> link_lock;
+    const bool shared_link = d.faults.has(Fault::LinkShared) && kind != CopyKind::DeviceToDevice && host_pinned &&
+                             bytes >= k_shared_link_min_bytes;
+    if (shared_link) {
+        link_lock = std::unique_lock(d.link_mutex);
+        if (!m_scheduler.pending(s->last_link_copy)) {
+            duration *= 8;  // the link was free a moment: the other tenant took it
+        }
+    }
     if (kind != CopyKind::DeviceToDevice) {
         const void* host = kind == CopyKind::HostToDevice ? src : dst;
         duration = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -173,6 +182,10 @@ ApiResult SimBackend::memcpy_async(void* dst, const void* src, std::size_t bytes
         }
     };
     const TaskPtr t = enqueue(*s, TaskSpec{std::move(work), duration, copy_engine(d, kind)});
+    if (shared_link) {
+        s->last_link_copy = t;
+        link_lock.unlock();
+    }
     return mode == CopyMode::Sync ? wait_and_report(t) : sim_ok();
 }
 

@@ -21,6 +21,8 @@ enum class CopyMode {
 };
 
 constexpr std::size_t k_staging_bytes = std::size_t{1} << 20;
+// link_shared slows pinned copies from this size up: the ones bandwidth figures are made of.
+constexpr std::size_t k_shared_link_min_bytes = std::size_t{1} << 20;
 
 inline CopyMode copy_mode(CopyKind kind, bool host_pinned, std::size_t bytes, const FaultSet& faults) {
     if (kind == CopyKind::DeviceToDevice) {

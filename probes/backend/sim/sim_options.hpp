@@ -45,6 +45,7 @@ enum class Fault : std::uint32_t {
     NumaMisreported,
     LinkDips,
     ReleasesLost,
+    LinkShared,
     // Health faults: read by the parent's simulated health reader (health/sim_reader.cpp), not by
     // the module, whose device behaves as ever.
     EccUncorrectable,
@@ -92,6 +93,7 @@ constexpr FaultName k_fault_names[]{
     {Fault::NumaMisreported, "numa_misreported"},
     {Fault::LinkDips, "link_dips"},
     {Fault::ReleasesLost, "releases_lost"},
+    {Fault::LinkShared, "link_shared"},
     {Fault::EccUncorrectable, "ecc_uncorrectable"},
     {Fault::RowRemapPending, "row_remap_pending"},
     {Fault::RowRemapFailure, "row_remap_failure"},

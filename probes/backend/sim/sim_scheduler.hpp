@@ -130,6 +130,12 @@ public:
         return t->done;
     }
 
+    // Whether t is queued or running; unlike task_done, not a host observation of the device.
+    bool pending(const TaskPtr& t) const {
+        std::lock_guard lock(m_mutex);
+        return t && !t->done;
+    }
+
     Clock::time_point task_finished(const TaskPtr& t) const {
         std::lock_guard lock(m_mutex);
         return t->finished;

@@ -40,6 +40,7 @@ struct SimStream {
     bool blocking = true;       // synchronizes with the legacy stream
     std::deque<TaskPtr> queue;  // the front task stays queued while it runs
     TaskPtr last;
+    TaskPtr last_link_copy;  // link_shared: its last large pinned copy (SimDevice::link_mutex)
     Clock::time_point tail;  // modelled end of the last task run
     bool retired = false;
     bool exited = false;
