@@ -40,6 +40,13 @@ if [ ! -x "$g" ]; then
 fi
 [ -e "$build/backends/libgpuconform-cuda.so" ] || note "no CUDA module in $build/backends: the CUDA figures will be missing"
 
+# git describes a folder inside another checkout by that checkout's revision: name one only for a
+# source that is its own checkout.
+own_git_revision() {
+    local top
+    top=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) && [ "$top" = "$(cd "$1" && pwd -P)" ] &&
+        git -C "$1" describe --tags --always 2>/dev/null || echo "not a git checkout of its own"
+}
 nvb=""
 if [ -z "${NVBANDWIDTH_SRC:-}" ]; then
     note "NVBANDWIDTH_SRC is not set: gpuconform alone"
@@ -51,7 +58,7 @@ else
             -DCMAKE_CUDA_COMPILER="${CUDACXX:-/usr/local/cuda/bin/nvcc}" > "$work/build-nvbandwidth.log" 2>&1 &&
         cmake --build "$work/nvbandwidth-build" -j "$(nproc)" >> "$work/build-nvbandwidth.log" 2>&1; then
         nvb="$work/nvbandwidth-build/nvbandwidth"
-        note "nvbandwidth built from $NVBANDWIDTH_SRC ($(git -C "$NVBANDWIDTH_SRC" describe --tags --always 2>/dev/null || echo 'no git metadata'))"
+        note "nvbandwidth built from $NVBANDWIDTH_SRC ($(own_git_revision "$NVBANDWIDTH_SRC"))"
     elif grep -qi "boost" "$work/build-nvbandwidth.log"; then
         note "nvbandwidth not built: Boost program_options not found (apt-get install libboost-program-options-dev); gpuconform alone"
     else
@@ -94,6 +101,8 @@ for i in $(seq 1 "$late_rounds"); do
     wall quick-late "$i" "$g" run "${extra[@]}" --quick --framework-start late --quiet --json "$work/quick-late-$i.json" \
         > "$work/quick-late-$i.log" 2>&1
 done
+# nvbandwidth names its own version on its first line.
+[ -f "$work/nvbandwidth-1.txt" ] && note "nvbandwidth's own word: $(head -n 1 "$work/nvbandwidth-1.txt")"
 "$g" render -f timings "$work/full-1.json" > "$work/profile-early.txt" 2>&1
 [ -f "$work/full-late-1.json" ] && "$g" render -f timings "$work/full-late-1.json" > "$work/profile-late.txt" 2>&1
 sample=reports/samples/ubuntu24.04-h200-2026-12-01/full.json

@@ -89,9 +89,21 @@ def run_script(tmp_path, nvbandwidth_src, rounds="2", suite_rounds="1", late_rou
     return (out / "table.md").read_text()
 
 
+def enclosing_checkout(path):
+    """A git checkout with one commit, to hold a source that is not a checkout of its own."""
+    path.mkdir()
+    git = ["git", "-C", str(path), "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "outer"], check=True)
+    return path
+
+
 def test_both_tools_in_one_table(tmp_path):
-    table = run_script(tmp_path, fake_project(tmp_path / "nvb"), before=True)
-    assert "nvbandwidth built from" in table
+    outer = enclosing_checkout(tmp_path / "outer")
+    table = run_script(tmp_path, fake_project(outer / "nvb"), before=True)
+    # The enclosing checkout's revision is not nvbandwidth's: the table quotes nvbandwidth's own line.
+    assert "nvbandwidth built from" in table and "(not a git checkout of its own)" in table, table
+    assert "nvbandwidth's own word: nvbandwidth Version: v0.8" in table, table
     assert "| pinned H2D (GB/s; gpuconform 256 MiB, nvbandwidth its default size) | 54.6 (spread 0.0%)" in table, table
     assert "vs nvbandwidth: medians " in table, table
     assert "| bidirectional, sum of both directions (GB/s) | 96.0" in table, table  # 47.11 + 48.89
